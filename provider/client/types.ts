@@ -1,0 +1,73 @@
+/**
+ * The transport's public types. The transport knows HTTP and digest authentication, not Ops Manager:
+ * it sends JSON, authenticates, retries what is safe to retry, and turns every failure into one of the
+ * errors in `./errors`.
+ */
+
+/** HTTP methods the client sends. */
+export type HttpMethod = "GET" | "HEAD" | "POST" | "PATCH" | "PUT" | "DELETE";
+
+/** Retry policy. Delays are exponential with full jitter; `Retry-After` is honoured when present. */
+export interface RetryOptions {
+  /** Attempts in all, the first included. Default 5. */
+  maxAttempts?: number;
+  /** First backoff delay in ms. Default 250. */
+  baseDelayMs?: number;
+  /** Largest single backoff delay in ms (also caps `Retry-After`). Default 10_000. */
+  maxDelayMs?: number;
+  /** Total time budget for all attempts and waits of one request, in ms. Default 120_000. */
+  maxElapsedMs?: number;
+}
+
+/** Options of one {@link HttpClient}. Validated eagerly by the constructor (an `InvalidArgumentError`). */
+export interface ClientOptions {
+  /**
+   * The server's URL as a user types it, e.g. `https://om.example.com:8443`. `/api/public/v1.0` is
+   * appended unless the URL already has a path, which is then taken as the API root.
+   */
+  baseUrl: string;
+  /** Digest user part: the public key of an API key, or a user name. */
+  username: string;
+  /** Digest secret: the private key of an API key, or a user's API key. Never printed. */
+  password: string;
+  /** PEM text of one or more CA certificates, added to Node's default trust store. */
+  caCertificate?: string;
+  /** Time allowed for one attempt (connect, headers and the whole body), in ms. Default 30_000. */
+  timeoutMs?: number;
+  /** Largest response body read, in bytes. Default 32 MiB. */
+  maxResponseBytes?: number;
+  retry?: RetryOptions;
+  /** `User-Agent` header. Default `pulumi-opsmanager/<version>`. */
+  userAgent?: string;
+}
+
+/** One request, relative to the API root. */
+export interface RequestOptions {
+  method: HttpMethod;
+  /** Path below the API root, starting with `/`, each segment already percent-encoded. */
+  path: string;
+  /** Query parameters; `undefined` values are left out. */
+  query?: Record<string, string | number | boolean | undefined>;
+  /** JSON body; sent with `Content-Type: application/json`. */
+  body?: unknown;
+}
+
+/** A successful (2xx) answer. */
+export interface JsonResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** The parsed JSON body, or `undefined` for an empty body. */
+  body: unknown;
+  /** The absolute URL requested (no credentials in it). */
+  url: string;
+}
+
+/** Counters of what crossed the wire, for tests and benchmarks. */
+export interface ClientStats {
+  /** HTTP requests sent (every round trip, challenges and retries included). */
+  roundTrips: number;
+  /** 401 challenges received and answered. */
+  challenges: number;
+  /** Retries after a retryable failure. */
+  retries: number;
+}

@@ -1,0 +1,176 @@
+/**
+ * Public types of the local Ops Manager simulator: the three operations of
+ * ../shared/spec/ops-manager-public-api.md (list org API keys, patch one, create a log collection job)
+ * behind real digest authentication, with recorded requests and fault injection for tests.
+ */
+
+export type OrgRoleName = "ORG_OWNER" | "ORG_MEMBER" | "ORG_GROUP_CREATOR" | "ORG_READ_ONLY";
+
+/** A role as the server stores it: exactly one of `orgId` or `groupId`. */
+export interface SimRole {
+  orgId?: string;
+  groupId?: string;
+  roleName: string;
+}
+
+/** An API key as the simulator stores it. `privateKey` is the full secret (the API redacts it). */
+export interface SimApiKey {
+  id: string;
+  orgId: string;
+  desc: string;
+  publicKey: string;
+  privateKey: string;
+  roles: SimRole[];
+}
+
+export interface SimLogCollectionJob {
+  id: string;
+  groupId: string;
+  resourceType: string;
+  resourceName: string;
+  sizeRequestedPerFileBytes: number;
+  logTypes: string[];
+  redacted: boolean;
+  createdAt: string;
+}
+
+/** What the simulator starts with. Everything is deterministic for a given seed. */
+export interface SeedOptions {
+  /** 24-hex organization id. Default `5f0000000000000000000001`. */
+  orgId?: string;
+  /** 24-hex group (project) id. Default `5f0000000000000000000002`. */
+  groupId?: string;
+  /** How many extra API keys to generate in the org besides the admin key. Default 5. */
+  keys?: number;
+  /** The admin credentials (an ORG_OWNER key of the org). Defaults are printed by the CLI. */
+  publicKey?: string;
+  privateKey?: string;
+}
+
+export interface SimulatorOptions {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 0 (an ephemeral port). */
+  port?: number;
+  /** Serve HTTPS with this key and certificate (PEM). */
+  tls?: { key: string; cert: string };
+  /** Keep state in this JSON file: loaded at start when it exists, written after every change. */
+  stateFile?: string;
+  seed?: SeedOptions;
+  /** How long a nonce is accepted before the server answers `stale=true`. Default 60_000 ms. */
+  nonceLifetimeMs?: number;
+  /** Record requests in `requests`. Default true. */
+  record?: boolean;
+}
+
+/** One request the simulator received, as it crossed the wire. */
+export interface RecordedRequest {
+  /** Sequence number, from 1. */
+  seq: number;
+  method: string;
+  /** Path without the query string, e.g. `/api/public/v1.0/orgs/…/apiKeys`. */
+  path: string;
+  /** Parsed query parameters. */
+  query: Record<string, string>;
+  /** Raw request body text ("" when none). */
+  rawBody: string;
+  /** Parsed JSON body when it parsed, else undefined. */
+  body: unknown;
+  /** Whether the request carried a valid digest Authorization header. */
+  authenticated: boolean;
+  /** The `Authorization` header's digest fields (username, nonce, nc, cnonce, uri, qop, algorithm, response). */
+  digest?: Record<string, string>;
+  /** Status sent; 0 when the connection was dropped before a status line. */
+  status: number;
+  /** Name of the fault injected into this request, if any. */
+  fault?: string;
+}
+
+/** A fault for the next matching request(s). */
+export interface Fault {
+  /** Only requests with this method (default any). */
+  method?: string;
+  /** Only requests whose path (without the API root) starts with this (default any). */
+  pathPrefix?: string;
+  /** How many matching requests get it. Default 1. */
+  times?: number;
+  /** Answer with this status and an error body in the server's shape. */
+  status?: number;
+  errorCode?: string;
+  /** `Retry-After` header value, in seconds. */
+  retryAfterSeconds?: number;
+  /** Wait this long before answering. */
+  delayMs?: number;
+  /**
+   * Drop the connection: `"before"` without acting on the request, `"after"` after acting on it
+   * (a POST creates its job) and before the response, `"mid"` after acting and after sending part of
+   * the response.
+   */
+  drop?: "before" | "after" | "mid";
+  /** For POST with `status` >= 500: act on the request (create the job) and still answer the error. */
+  actThenFail?: boolean;
+  /** Answer with this raw body and content type instead of JSON (hostile-server tests). */
+  raw?: { status: number; contentType: string; body: string };
+  /** Never answer (the socket stays open until the server closes). */
+  hang?: boolean;
+}
+
+/** Random faults applied to every authenticated request, with a seeded generator. */
+export interface ChaosOptions {
+  /** Probability of a 503 SERVICE_UNAVAILABLE answer, without acting. */
+  rate503?: number;
+  /** Probability of a 429 RATE_LIMITED answer with `Retry-After`, without acting. */
+  rate429?: number;
+  /** `Retry-After` seconds on a 429. Default 1. */
+  retryAfterSeconds?: number;
+  /** Probability of dropping the connection mid-response (after acting). */
+  rateDropMid?: number;
+  /** Seed of the generator. Default 1. */
+  seed?: number;
+}
+
+export interface FaultController {
+  /** Queue faults; each applies to the next matching requests. */
+  add(...faults: Fault[]): void;
+  /** Random faults from now on; `undefined` turns them off. */
+  chaos(options: ChaosOptions | undefined): void;
+  /** Nonce lifetime from now on, in ms. */
+  nonceLifetime(ms: number): void;
+  /** Accept each nonce once only (nc 00000001); a reuse gets a 401 with a fresh nonce, stale=false. */
+  refuseNonceReuse(on: boolean): void;
+  /** Remove every queued fault, chaos, and refusal; nonce lifetime back to the default. */
+  clear(): void;
+}
+
+export interface Simulator {
+  /** Origin, e.g. `http://127.0.0.1:41234` (no path). */
+  url: string;
+  /** `url` + `/api/public/v1.0`. */
+  apiRoot: string;
+  port: number;
+  orgId: string;
+  groupId: string;
+  /** The admin credentials. */
+  publicKey: string;
+  privateKey: string;
+  requests: RecordedRequest[];
+  faults: FaultController;
+  /** Direct access to state, for arranging and asserting (no HTTP). */
+  state: {
+    apiKeys(orgId?: string): SimApiKey[];
+    apiKey(id: string): SimApiKey | undefined;
+    /** Add a key; missing fields are generated. Returns the stored key. */
+    addApiKey(key: Partial<SimApiKey> & { orgId?: string }): SimApiKey;
+    /** Add `count` generated keys to an org (default the seeded org). */
+    addApiKeys(count: number, orgId?: string): SimApiKey[];
+    /** Change a key directly, as someone outside Pulumi would. */
+    updateApiKey(id: string, change: Partial<Pick<SimApiKey, "desc" | "roles">>): SimApiKey;
+    removeApiKey(id: string): void;
+    addOrg(orgId: string): void;
+    addGroup(groupId: string): void;
+    jobs(groupId?: string): SimLogCollectionJob[];
+  };
+  /** Empty the request log. */
+  resetRequests(): void;
+  close(): Promise<void>;
+}
