@@ -1,0 +1,67 @@
+import { ApiError, NetworkError, TimeoutError } from "../client/errors";
+import type { JsonResponse } from "../client/types";
+import { hex24Segment, show } from "./ids";
+import { InputError } from "./input-error";
+import { issuePath, parseResponse } from "./parse";
+import {
+  type LogCollectionJobRequest,
+  logCollectionJobRequestSchema,
+  logCollectionJobResponseSchema,
+} from "./schemas";
+import type { Transport } from "./transport";
+import { UncertainCreateError } from "./uncertain-create-error";
+
+/**
+ * `POST /groups/{GROUP-ID}/logCollectionJobs`: start a job that downloads the logs of a deployment.
+ * The body is checked against the spec's rules before anything is sent. The transport never sends a
+ * POST twice where the server may have acted on it; when that may have happened, the error says so.
+ *
+ * @returns the id of the new job (24 hex digits).
+ */
+export async function createLogCollectionJob(
+  transport: Transport,
+  groupId: string,
+  request: LogCollectionJobRequest,
+): Promise<{ id: string }> {
+  const path = `/groups/${hex24Segment("groupId", groupId)}/logCollectionJobs`;
+  const parsed = logCollectionJobRequestSchema.safeParse(request);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new InputError(issuePath(issue.path) || "request", issue.message);
+  }
+  if (new Set(parsed.data.logTypes).size !== parsed.data.logTypes.length) {
+    throw new InputError("logTypes", "must not repeat a log type", show(parsed.data.logTypes.join(",")));
+  }
+  // Field order as the spec lists it, and nothing else: the server rejects unknown attributes.
+  const { resourceType, resourceName, sizeRequestedPerFileBytes, logTypes, redacted } = parsed.data;
+  const body = { resourceType, resourceName, sizeRequestedPerFileBytes, logTypes, redacted };
+  let response: JsonResponse;
+  try {
+    response = await transport.request({ method: "POST", path, body });
+  } catch (error) {
+    if (mayHaveActed(error)) {
+      throw new UncertainCreateError(
+        "log collection job",
+        `check the project's log collection jobs in Ops Manager (project ${groupId}); a job made by this attempt is not in the stack`,
+        error as Error,
+      );
+    }
+    throw error;
+  }
+  const id = (response.body as { id?: unknown } | undefined)?.id;
+  try {
+    return { id: parseResponse(logCollectionJobResponseSchema, response, "POST", path).id };
+  } catch (error) {
+    // The job exists even though its id looks wrong: hand the id on so that it is still recorded.
+    if (typeof id === "string" && id.length > 0 && error instanceof Error)
+      Object.assign(error, { createdId: id });
+    throw error;
+  }
+}
+
+/** Whether a failed POST may have been acted on by the server. */
+export function mayHaveActed(error: unknown): boolean {
+  if (error instanceof ApiError) return error.status >= 500 && error.status !== 503;
+  if (error instanceof NetworkError || error instanceof TimeoutError) return error.requestSent;
+  return false;
+}

@@ -1,0 +1,32 @@
+import type { z } from "zod";
+import { ResponseShapeError } from "../client/errors";
+import type { JsonResponse } from "../client/types";
+
+/** The path of a zod issue as a reader would write it: `results[3].roles[0].roleName`. */
+export function issuePath(path: readonly PropertyKey[]): string {
+  return path
+    .map((p, i) => (typeof p === "number" ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`))
+    .join("");
+}
+
+/**
+ * Validate a response body against `schema`. A body that does not match raises a
+ * {@link ResponseShapeError} naming each field at fault: the request succeeded, the data was refused.
+ */
+export function parseResponse<S extends z.ZodType>(
+  schema: S,
+  response: JsonResponse,
+  method: string,
+  path: string,
+): z.infer<S> {
+  const result = schema.safeParse(response.body);
+  if (result.success) return result.data;
+  throw new ResponseShapeError({
+    method,
+    path,
+    url: response.url,
+    status: response.status,
+    description: "the body does not match the expected schema",
+    issues: result.error.issues.map((issue) => `${issuePath(issue.path) || "body"}: ${issue.message}`),
+  });
+}

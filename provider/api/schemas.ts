@@ -1,0 +1,84 @@
+import { z } from "zod";
+
+/** Organization role names an organization API key can hold (spec: "Organization role values"). */
+export const ORG_ROLES = ["ORG_OWNER", "ORG_MEMBER", "ORG_GROUP_CREATOR", "ORG_READ_ONLY"] as const;
+export type OrgRole = (typeof ORG_ROLES)[number];
+
+/** Project (group) role names, which appear on keys with project access. */
+export const GROUP_ROLES = [
+  "GROUP_OWNER",
+  "GROUP_READ_ONLY",
+  "GROUP_DATA_ACCESS_ADMIN",
+  "GROUP_DATA_ACCESS_READ_WRITE",
+  "GROUP_DATA_ACCESS_READ_ONLY",
+  "GROUP_AUTOMATION_ADMIN",
+  "GROUP_BACKUP_ADMIN",
+  "GROUP_MONITORING_ADMIN",
+  "GROUP_USER_ADMIN",
+] as const;
+export type GroupRole = (typeof GROUP_ROLES)[number];
+
+/** Kinds of resource a log collection job collects from. */
+export const RESOURCE_TYPES = ["CLUSTER", "PROCESS", "REPLICASET"] as const;
+export type ResourceType = (typeof RESOURCE_TYPES)[number];
+
+/** Types of log a log collection job collects. */
+export const LOG_TYPES = [
+  "AUTOMATION_AGENT",
+  "BACKUP_AGENT",
+  "MONITORING_AGENT",
+  "DATABASE",
+  "FTDC",
+] as const;
+export type LogType = (typeof LOG_TYPES)[number];
+
+/** Largest `itemsPerPage` the server accepts (spec, Limits). */
+export const MAX_ITEMS_PER_PAGE = 500;
+
+export const linkSchema = z.object({ href: z.string(), rel: z.string() });
+
+// Response schemas accept role names they do not know: a newer server may add roles, and refusing
+// its answer would make every key of the org unmanageable.
+export const roleSchema = z
+  .object({
+    orgId: z.string().optional(),
+    groupId: z.string().optional(),
+    roleName: z.string(),
+  })
+  .refine((r) => (r.orgId === undefined) !== (r.groupId === undefined), {
+    message: "a role carries exactly one of orgId and groupId",
+  });
+
+export const apiKeySchema = z.object({
+  id: z.string().min(1),
+  desc: z.string().optional(),
+  privateKey: z.string().optional(),
+  publicKey: z.string().min(1),
+  roles: z.array(roleSchema).default([]),
+  links: z.array(linkSchema).optional(),
+});
+
+export const apiKeyPageSchema = z.object({
+  results: z.array(apiKeySchema),
+  totalCount: z.number().int().nonnegative(),
+  links: z.array(linkSchema).optional(),
+});
+
+export const logCollectionJobRequestSchema = z.object({
+  resourceType: z.enum(RESOURCE_TYPES),
+  resourceName: z.string().min(1),
+  sizeRequestedPerFileBytes: z.number().int().positive(),
+  logTypes: z.array(z.enum(LOG_TYPES)).min(1),
+  redacted: z.boolean(),
+});
+
+export const logCollectionJobResponseSchema = z.object({
+  id: z.string().regex(/^[0-9a-f]{24}$/i, "a 24-hexadecimal-digit id"),
+});
+
+export type Role = z.infer<typeof roleSchema>;
+/** An organization API key as the server returns it; `privateKey` is redacted by the server. */
+export type ApiKey = z.infer<typeof apiKeySchema>;
+export type ApiKeyPage = z.infer<typeof apiKeyPageSchema>;
+export type LogCollectionJobRequest = z.infer<typeof logCollectionJobRequestSchema>;
+export type LogCollectionJobResponse = z.infer<typeof logCollectionJobResponseSchema>;

@@ -1,0 +1,27 @@
+import * as pulumi from "@pulumi/pulumi";
+import { listAllOrgApiKeys } from "../api/api-keys";
+import type { ApiKey } from "../api/schemas";
+import { clientFor } from "./runtime";
+import { resolveSettings } from "./settings";
+
+/** Arguments of {@link getOrgApiKeys}. */
+export interface GetOrgApiKeysArgs {
+  /** The organization whose keys to list. */
+  orgId: string;
+}
+
+/**
+ * Every API key of an organization, all pages, as the server returns them (private keys redacted).
+ * Runs in the Pulumi program (preview included), with the same settings as the resources: stack config
+ * `opsmanager:*`, then the environment.
+ *
+ * @example
+ * const keys = await getOrgApiKeys({ orgId });
+ * for (const key of keys.filter((k) => k.desc?.startsWith("ci-"))) new OrgApiKey(key.publicKey, { orgId, publicKey: key.publicKey, roles: ["ORG_READ_ONLY"] });
+ */
+export async function getOrgApiKeys(args: GetOrgApiKeysArgs): Promise<ApiKey[]> {
+  // runtime.getConfig reads secret values too without wrapping them in an Output; the value is used
+  // for the digest computation only.
+  const settings = resolveSettings((key) => pulumi.runtime.getConfig(key));
+  return listAllOrgApiKeys(clientFor(settings), args.orgId);
+}

@@ -1,0 +1,146 @@
+/**
+ * LogCollectionJob's provider methods, as the dynamic-provider host calls them. Loaded in the host by
+ * `pulumi-opsmanager/host`, never captured by a serialized provider.
+ */
+import { z } from "zod";
+import { hex24Rule, show } from "../api/ids";
+import { createLogCollectionJob } from "../api/log-collection-jobs";
+import { LOG_TYPES, type LogType, RESOURCE_TYPES, type ResourceType } from "../api/schemas";
+import { currentClient, currentSettings, whenConfigured } from "./runtime";
+import { checkProperties } from "./validate";
+
+/** LogCollectionJob's inputs as the provider receives them. */
+export interface LogCollectionJobProviderInputs {
+  groupId: string;
+  resourceType: ResourceType;
+  resourceName: string;
+  sizeRequestedPerFileBytes: number;
+  logTypes: LogType[];
+  redacted: boolean;
+}
+
+/** LogCollectionJob's outputs: the job's id and every input. */
+export interface LogCollectionJobProviderOutputs extends LogCollectionJobProviderInputs {
+  jobId: string;
+}
+
+const INPUTS = [
+  "groupId",
+  "resourceType",
+  "resourceName",
+  "sizeRequestedPerFileBytes",
+  "logTypes",
+  "redacted",
+] as const;
+
+const required = (rule: string) => ({
+  error: (issue: { input?: unknown }) => (issue.input === undefined ? "is required" : rule),
+});
+
+/** The rules of LogCollectionJob's inputs, one schema per property. */
+export const logCollectionJobInputShape = {
+  groupId: z
+    .string(required("must be the project's id, a string"))
+    .refine((v) => hex24Rule(v) === undefined, {
+      error: (issue) => `must be 24 hexadecimal digits, the project (group) id (got ${show(issue.input)})`,
+    }),
+  resourceType: z.enum(RESOURCE_TYPES, required(`must be one of ${RESOURCE_TYPES.join(", ")}`)),
+  resourceName: z
+    .string(required("must be a string"))
+    .refine((v) => v.trim().length > 0, { error: "must not be empty or only white space" })
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what we refuse
+    .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), { error: "must not contain control characters" }),
+  sizeRequestedPerFileBytes: z
+    .number(required("must be a number of bytes"))
+    .refine((v) => Number.isInteger(v), {
+      error: (i) => `must be a whole number of bytes (got ${show(i.input)})`,
+    })
+    .refine((v) => v > 0, { error: (i) => `must be positive (got ${show(i.input)})` })
+    .refine((v) => v <= Number.MAX_SAFE_INTEGER, {
+      error: `must be at most ${Number.MAX_SAFE_INTEGER} bytes (larger numbers lose precision in JSON)`,
+    }),
+  logTypes: z
+    .array(
+      z.enum(LOG_TYPES, { error: (i) => `must be one of ${LOG_TYPES.join(", ")} (got ${show(i.input)})` }),
+      required("must be a list of log types"),
+    )
+    .min(1, { error: "must name at least one log type" })
+    .refine((v) => new Set(v).size === v.length, {
+      error: (i) => `must not repeat a log type (got ${show((i.input as string[]).join(", "))})`,
+    }),
+  redacted: z.boolean(required("must be true or false")),
+} satisfies Record<keyof LogCollectionJobProviderInputs, z.ZodType>;
+
+/** `check`: one failure per bad input, naming the rule; values not known yet pass. */
+export async function check(_olds: Record<string, unknown>, news: Record<string, unknown>) {
+  await whenConfigured();
+  currentSettings();
+  const failures = checkProperties("LogCollectionJob", logCollectionJobInputShape, news);
+  const inputs = { ...news };
+  delete inputs.__provider;
+  return { inputs, failures };
+}
+
+/** `diff`: a job cannot be changed, so any change of an input is a replacement. */
+export async function diff(
+  _id: string,
+  olds: LogCollectionJobProviderOutputs,
+  news: LogCollectionJobProviderInputs,
+) {
+  const replaces = INPUTS.filter((name) => JSON.stringify(news[name]) !== JSON.stringify(olds[name]));
+  return { changes: replaces.length > 0, replaces: [...replaces], deleteBeforeReplace: false };
+}
+
+function outputsFor(jobId: string, inputs: LogCollectionJobProviderInputs): LogCollectionJobProviderOutputs {
+  return {
+    jobId,
+    groupId: inputs.groupId,
+    resourceType: inputs.resourceType,
+    resourceName: inputs.resourceName,
+    sizeRequestedPerFileBytes: inputs.sizeRequestedPerFileBytes,
+    logTypes: [...inputs.logTypes],
+    redacted: inputs.redacted,
+  };
+}
+
+/** `create`: one POST; the returned id is the resource's id. Never sent twice. */
+export async function create(inputs: LogCollectionJobProviderInputs) {
+  await whenConfigured();
+  try {
+    const { id } = await createLogCollectionJob(currentClient(), inputs.groupId, {
+      resourceType: inputs.resourceType,
+      resourceName: inputs.resourceName,
+      sizeRequestedPerFileBytes: inputs.sizeRequestedPerFileBytes,
+      logTypes: inputs.logTypes,
+      redacted: inputs.redacted,
+    });
+    return { id, outs: outputsFor(id, inputs) };
+  } catch (error) {
+    if (error instanceof Error)
+      error.message = `LogCollectionJob (project ${inputs.groupId}): ${error.message}`;
+    throw error;
+  }
+}
+
+/** `read`: the API has no read of a job, so the state stands as recorded (no request). */
+export async function read(id: string, olds: LogCollectionJobProviderOutputs) {
+  return { id, props: { ...olds, jobId: id } };
+}
+
+/** `update` is never planned (every change is a replacement); it returns the state unchanged. */
+export async function update(
+  id: string,
+  olds: LogCollectionJobProviderOutputs,
+  news: LogCollectionJobProviderInputs,
+) {
+  const changed = INPUTS.filter((name) => JSON.stringify(news[name]) !== JSON.stringify(olds[name]));
+  if (changed.length > 0) {
+    throw new Error(
+      `LogCollectionJob ${id} cannot be changed in place (${changed.join(", ")}); it must be replaced.`,
+    );
+  }
+  return { outs: outputsFor(id, olds) };
+}
+
+/** `delete`: the API has no delete of a job; the job leaves the stack and runs its course. */
+export async function remove(_id: string, _olds: LogCollectionJobProviderOutputs): Promise<void> {}

@@ -1,0 +1,76 @@
+/**
+ * Process-wide state of the provider inside Pulumi's dynamic-provider host. The host caches one
+ * deserialized provider per resource type and `require`s this module once, so everything here is
+ * shared by every resource of one `pulumi up`: the configuration, one HTTP client (digest session and
+ * connection pool) per server and credentials, and one listing of each organization's keys.
+ *
+ * Nothing here is captured by a serialized provider: the serialized methods `require` it at call time.
+ */
+import type { HttpClient } from "../client";
+import { getHttpClient } from "../client";
+import { type ConfigLookup, resolveSettings, type Settings } from "./settings";
+
+interface ConfigureRequestLike {
+  config: { get(key: string): string | undefined };
+}
+
+let configLookup: ConfigLookup | undefined;
+let configured: Promise<void> | undefined;
+
+/**
+ * Record the stack configuration the engine sent (`configure` of a dynamic provider, SDK ≥ 3.139).
+ * The host caches a provider before its `configure` finishes and may call its methods meanwhile
+ * (NOTES.md), so the promise is set before anything is awaited and every method awaits it.
+ */
+export function configure(request: ConfigureRequestLike): Promise<void> {
+  const config = request.config;
+  configured = (async () => {
+    configLookup = (key) => {
+      let value: unknown;
+      try {
+        value = config.get(key);
+      } catch {
+        // The host builds its Config from what the engine's Configure call sent; without one there is none.
+        return undefined;
+      }
+      return typeof value === "string"
+        ? value
+        : value === undefined || value === null
+          ? undefined
+          : String(value);
+    };
+  })();
+  return configured;
+}
+
+/** Wait for `configure` when one has started; without one, settings come from the environment alone. */
+export async function whenConfigured(): Promise<void> {
+  if (configured !== undefined) await configured;
+}
+
+/** The settings now in force: stack config, then the environment at call time. */
+export function currentSettings(): Settings {
+  return resolveSettings(configLookup);
+}
+
+/** The shared client for the settings now in force. */
+export function currentClient(): HttpClient {
+  return clientFor(currentSettings());
+}
+
+/** The shared client for `settings`: one per server, credentials and CA in the process. */
+export function clientFor(settings: Settings): HttpClient {
+  return getHttpClient({
+    baseUrl: settings.baseUrl,
+    username: settings.publicKey,
+    password: settings.privateKey,
+    caCertificate: settings.caCertificate,
+    timeoutMs: settings.timeoutMs,
+  });
+}
+
+/** For tests: forget the configuration, as a new host process would. */
+export function resetRuntimeForTests(): void {
+  configLookup = undefined;
+  configured = undefined;
+}

@@ -1,0 +1,140 @@
+import { readFileSync } from "node:fs";
+import { ConfigError } from "./config-error";
+
+/** Where each setting comes from: stack config first, then these environment variables in order. */
+export const SETTINGS = {
+  baseUrl: { config: "opsmanager:baseUrl", env: ["OPSMANAGER_BASE_URL", "MCLI_OPS_MANAGER_URL"] },
+  publicKey: { config: "opsmanager:publicKey", env: ["OPSMANAGER_PUBLIC_KEY", "MCLI_PUBLIC_API_KEY"] },
+  privateKey: { config: "opsmanager:privateKey", env: ["OPSMANAGER_PRIVATE_KEY", "MCLI_PRIVATE_API_KEY"] },
+  caCertificate: { config: "opsmanager:caCertificate", env: ["OPSMANAGER_CA_CERTIFICATE"] },
+  timeoutSeconds: { config: "opsmanager:timeoutSeconds", env: ["OPSMANAGER_TIMEOUT_SECONDS"] },
+} as const;
+
+type SettingName = keyof typeof SETTINGS;
+const REQUIRED: SettingName[] = ["baseUrl", "publicKey", "privateKey"];
+
+/** Resolved settings. `privateKey` is a credential: never print it. */
+export interface Settings {
+  baseUrl: string;
+  publicKey: string;
+  privateKey: string;
+  /** Path of a PEM file with the server's certificate authority, when set. */
+  caCertificatePath?: string;
+  /** PEM text read from {@link caCertificatePath}. */
+  caCertificate?: string;
+  /** Time allowed for one HTTP attempt. Default 30 s. */
+  timeoutMs: number;
+}
+
+/** Reads one stack config value by its full name (`opsmanager:baseUrl`), or `undefined`. */
+export type ConfigLookup = (key: string) => string | undefined;
+
+function describe(name: SettingName): string {
+  const s = SETTINGS[name];
+  const secret = name === "privateKey" ? "--secret " : "";
+  return `${s.config} (pulumi config set ${secret}${s.config} …, or the environment variable ${s.env.join(" or ")})`;
+}
+
+// PEM text read once per path and process: every resource of a deployment shares it.
+const caFiles = new Map<string, string>();
+
+function readCaFile(path: string): string {
+  const cached = caFiles.get(path);
+  if (cached !== undefined) return cached;
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
+    throw new ConfigError(
+      `${SETTINGS.caCertificate.config} names the CA certificate file ${JSON.stringify(path)}, which cannot be read (${code}). ` +
+        `Give the path of a readable PEM file with ${describe("caCertificate")}.`,
+      [SETTINGS.caCertificate.config],
+    );
+  }
+  if (!text.includes("-----BEGIN CERTIFICATE-----")) {
+    throw new ConfigError(
+      `${SETTINGS.caCertificate.config} names ${JSON.stringify(path)}, which holds no PEM certificate ("-----BEGIN CERTIFICATE-----"). ` +
+        "Give the path of the PEM file of the certificate authority that signed the server's certificate.",
+      [SETTINGS.caCertificate.config],
+    );
+  }
+  caFiles.set(path, text);
+  return text;
+}
+
+/**
+ * Resolve the provider's settings from stack config, then the environment at call time. Throws one
+ * {@link ConfigError} that names every missing or bad setting and both places it can be set.
+ */
+export function resolveSettings(
+  config: ConfigLookup | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): Settings {
+  const raw: Partial<Record<SettingName, string>> = {};
+  for (const name of Object.keys(SETTINGS) as SettingName[]) {
+    const fromConfig = config?.(SETTINGS[name].config);
+    const value =
+      fromConfig !== undefined && fromConfig !== ""
+        ? fromConfig
+        : SETTINGS[name].env.map((v) => env[v]).find((v) => v !== undefined && v !== "");
+    if (value !== undefined) raw[name] = value.trim();
+  }
+  const missing = REQUIRED.filter((name) => raw[name] === undefined);
+  if (missing.length > 0) {
+    throw new ConfigError(
+      `Ops Manager settings missing: ${missing.map((n) => SETTINGS[n].config).join(", ")}. Set ${missing
+        .map(describe)
+        .join("; ")}.`,
+      missing.map((n) => SETTINGS[n].config),
+    );
+  }
+  const baseUrl = raw.baseUrl!;
+  const urlRule = baseUrlRule(baseUrl);
+  if (urlRule !== undefined) {
+    throw new ConfigError(
+      `${SETTINGS.baseUrl.config} ${urlRule} (got ${JSON.stringify(redactUrl(baseUrl).slice(0, 100))}); for example https://om.example.com:8443`,
+      [SETTINGS.baseUrl.config],
+    );
+  }
+  let timeoutMs = 30_000;
+  if (raw.timeoutSeconds !== undefined) {
+    const seconds = Number(raw.timeoutSeconds);
+    if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600) {
+      throw new ConfigError(
+        `${SETTINGS.timeoutSeconds.config} must be a number of seconds from 0 to 3600 (got ${JSON.stringify(raw.timeoutSeconds)})`,
+        [SETTINGS.timeoutSeconds.config],
+      );
+    }
+    timeoutMs = Math.round(seconds * 1000);
+  }
+  const settings: Settings = { baseUrl, publicKey: raw.publicKey!, privateKey: raw.privateKey!, timeoutMs };
+  if (raw.caCertificate !== undefined) {
+    settings.caCertificatePath = raw.caCertificate;
+    settings.caCertificate = readCaFile(raw.caCertificate);
+  }
+  return settings;
+}
+
+/** The rule a base URL breaks, or `undefined`. The URL's value is not secret and may be shown. */
+export function baseUrlRule(value: string): string | undefined {
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return "must start with http:// or https://";
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return "must be a valid URL";
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return "must start with http:// or https://";
+  if (url.hostname === "") return "must name a host";
+  if (url.username !== "" || url.password !== "") {
+    return "must not carry credentials; set opsmanager:publicKey and opsmanager:privateKey instead";
+  }
+  if (url.search !== "" || url.hash !== "") return "must not have a query string or fragment";
+  return undefined;
+}
+
+/** A URL with any user information replaced by `***`, so that it can be shown. */
+export function redactUrl(value: string): string {
+  return value.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, "$1***@");
+}

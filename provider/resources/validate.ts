@@ -1,0 +1,53 @@
+import type { z } from "zod";
+
+/** The value the engine sends for an input that is not known yet (during preview). */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+/** One failure of `check`, as Pulumi shows it: the property and the rule it breaks. */
+export interface CheckFailure {
+  property: string;
+  reason: string;
+}
+
+/** True when `value` is, or holds, a value not known yet. */
+export function isUnknown(value: unknown): boolean {
+  if (value === UNKNOWN) return true;
+  if (Array.isArray(value)) return value.some(isUnknown);
+  return false;
+}
+
+/** The rule of a zod issue, as a phrase that follows the property's name. */
+function reasonOf(property: string, issue: z.core.$ZodIssue): string {
+  const at = issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("");
+  return `${property}${at} ${issue.message}`;
+}
+
+/**
+ * Check `inputs` property by property against `shape`: one failure per bad property, naming the rule.
+ * Values not known yet pass. Properties not in `shape` (but `__provider`) are failures too, so that a
+ * misspelt input in a JavaScript program is not silently ignored.
+ */
+export function checkProperties(
+  typeName: string,
+  shape: Record<string, z.ZodType>,
+  inputs: Record<string, unknown>,
+): CheckFailure[] {
+  const failures: CheckFailure[] = [];
+  for (const [property, schema] of Object.entries(shape)) {
+    const value = inputs[property];
+    if (isUnknown(value)) continue;
+    const result = schema.safeParse(value);
+    if (!result.success) {
+      const issue = result.error.issues[0]!;
+      failures.push({ property, reason: reasonOf(property, issue) });
+    }
+  }
+  for (const property of Object.keys(inputs)) {
+    if (property === "__provider" || property in shape) continue;
+    failures.push({
+      property,
+      reason: `${property} is not an input of ${typeName}; its inputs are ${Object.keys(shape).join(", ")}`,
+    });
+  }
+  return failures;
+}

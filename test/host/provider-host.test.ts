@@ -1,0 +1,364 @@
+import { createRequire } from "node:module";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startSimulator } from "../../simulator";
+import type { Simulator } from "../../simulator/types";
+import { type Host, type HostCallError, startHost, UNKNOWN, urn } from "../support/host";
+import { makeProgramDir, type ProgramDir } from "../support/program-dir";
+import { serializeProvider } from "../support/serialize";
+
+// The provider objects exactly as the built package defines them; the host loads the packed package.
+const req = createRequire(__filename);
+const { orgApiKeyProvider, logCollectionJobProvider } = req("../../dist/provider/resources/providers.js");
+
+const PRIVATE_KEY = "6f1d2c3b-host-4e5f-a6b7-RECOGNIZABLE01";
+const KEY_URN = urn("pulumi-nodejs:dynamic/opsmanager:OrgApiKey", "key");
+const JOB_URN = urn("pulumi-nodejs:dynamic/opsmanager:LogCollectionJob", "job");
+const NO_ENV = {
+  OPSMANAGER_BASE_URL: undefined,
+  OPSMANAGER_PUBLIC_KEY: undefined,
+  OPSMANAGER_PRIVATE_KEY: undefined,
+  OPSMANAGER_CA_CERTIFICATE: undefined,
+  MCLI_OPS_MANAGER_URL: undefined,
+  MCLI_PUBLIC_API_KEY: undefined,
+  MCLI_PRIVATE_API_KEY: undefined,
+};
+
+let sim: Simulator;
+let program: ProgramDir;
+let keyText: string;
+let jobText: string;
+const hosts: Host[] = [];
+
+function stackConfig(): Record<string, string> {
+  return {
+    "opsmanager:baseUrl": sim.url,
+    "opsmanager:publicKey": sim.publicKey,
+    "opsmanager:privateKey": PRIVATE_KEY,
+  };
+}
+
+async function newHost(
+  env: Record<string, string | undefined> = {},
+  config: Record<string, string> | null = stackConfig(),
+) {
+  const host = await startHost({ cwd: program.dir, env: { ...NO_ENV, ...env } });
+  hosts.push(host);
+  if (config) await host.configure(config);
+  return host;
+}
+
+const withKey = (props: Record<string, unknown>) => ({ ...props, __provider: keyText });
+const withJob = (props: Record<string, unknown>) => ({ ...props, __provider: jobText });
+const stripProvider = (props: Record<string, unknown>) => {
+  const { __provider, ...rest } = props;
+  return rest;
+};
+
+beforeAll(async () => {
+  sim = await startSimulator({ seed: { keys: 40, privateKey: PRIVATE_KEY } });
+  program = await makeProgramDir();
+  keyText = await serializeProvider(orgApiKeyProvider);
+  jobText = await serializeProvider(logCollectionJobProvider);
+});
+
+afterAll(async () => {
+  await Promise.all(hosts.map((h) => h.close()));
+  for (const h of hosts) {
+    // Nothing the host printed may carry the credential.
+    expect(h.stdout + h.stderr).not.toContain(PRIVATE_KEY);
+  }
+  await sim?.close();
+  await program?.cleanup();
+});
+
+describe("OrgApiKey through the real dynamic-provider host", () => {
+  let host: Host;
+  let target: { id: string; publicKey: string };
+  let outs: Record<string, unknown>;
+
+  beforeAll(async () => {
+    host = await newHost();
+    const k = sim.state.apiKeys().find((k) => k.publicKey !== sim.publicKey)!;
+    sim.state.updateApiKey(k.id, {
+      desc: "adopt me",
+      roles: [{ orgId: sim.orgId, roleName: "ORG_READ_ONLY" }],
+    });
+    target = { id: k.id, publicKey: k.publicKey };
+  });
+
+  it("check accepts good inputs and normalizes roles", async () => {
+    const r = await host.check(
+      KEY_URN,
+      {},
+      withKey({
+        orgId: sim.orgId,
+        publicKey: target.publicKey,
+        roles: ["ORG_MEMBER", "ORG_GROUP_CREATOR", "ORG_MEMBER"],
+      }),
+    );
+    expect(r.failures).toEqual([]);
+    expect(r.inputs.roles).toEqual(["ORG_GROUP_CREATOR", "ORG_MEMBER"]);
+    expect(r.inputs.__provider).toBe(keyText);
+  });
+
+  it("check rejects bad inputs property by property without a request", async () => {
+    sim.resetRequests();
+    const r = await host.check(KEY_URN, {}, withKey({ orgId: "org/1", roles: ["OWNER"], desc: "" }));
+    expect(r.failures.map((f) => f.property).sort()).toEqual(["apiKeyId", "desc", "orgId", "roles"]);
+    expect(r.failures.find((f) => f.property === "roles")!.reason).toMatch(
+      /roles\[0\] must be an organization role/,
+    );
+    expect(sim.requests).toHaveLength(0);
+  });
+
+  it("check lets unknown values pass during preview", async () => {
+    const r = await host.check(KEY_URN, {}, withKey({ orgId: UNKNOWN, apiKeyId: UNKNOWN, desc: UNKNOWN }));
+    expect(r.failures).toEqual([]);
+  });
+
+  it("create adopts the key and PATCHes only what differs", async () => {
+    sim.resetRequests();
+    const r = await host.create(
+      KEY_URN,
+      withKey({
+        orgId: sim.orgId,
+        publicKey: target.publicKey,
+        desc: "managed by pulumi",
+        roles: ["ORG_READ_ONLY"],
+      }),
+    );
+    expect(r.id).toBe(target.id);
+    outs = stripProvider(r.properties);
+    expect(outs).toMatchObject({
+      apiKeyId: target.id,
+      desc: "managed by pulumi",
+      roles: ["ORG_READ_ONLY"],
+      adopted: { desc: "adopt me" },
+    });
+    const patches = sim.requests.filter((q) => q.method === "PATCH" && q.status === 200);
+    expect(patches.map((p) => p.body)).toEqual([{ desc: "managed by pulumi" }]);
+  });
+
+  it("diff: nothing, an update, a replacement", async () => {
+    const same = await host.diff(
+      target.id,
+      KEY_URN,
+      withKey(outs),
+      withKey({
+        orgId: sim.orgId,
+        publicKey: target.publicKey,
+        desc: "managed by pulumi",
+        roles: ["ORG_READ_ONLY"],
+      }),
+    );
+    expect(same.changes).toBe("DIFF_NONE");
+    const upd = await host.diff(
+      target.id,
+      KEY_URN,
+      withKey(outs),
+      withKey({ orgId: sim.orgId, publicKey: target.publicKey, roles: ["ORG_MEMBER"] }),
+    );
+    expect(upd).toMatchObject({ changes: "DIFF_SOME", replaces: [] });
+    const rep = await host.diff(
+      target.id,
+      KEY_URN,
+      withKey(outs),
+      withKey({ orgId: sim.orgId, apiKeyId: "5f00000000000000000000ff" }),
+    );
+    expect(rep).toMatchObject({ changes: "DIFF_SOME", replaces: ["apiKeyId"] });
+  });
+
+  it("update sends one PATCH with the changed field and returns every output", async () => {
+    sim.resetRequests();
+    const r = await host.update(
+      target.id,
+      KEY_URN,
+      withKey(outs),
+      withKey({
+        orgId: sim.orgId,
+        publicKey: target.publicKey,
+        desc: "managed by pulumi",
+        roles: ["ORG_MEMBER", "ORG_READ_ONLY"],
+      }),
+    );
+    expect(sim.requests.filter((q) => q.status !== 401).map((q) => [q.method, q.body])).toEqual([
+      ["PATCH", { roles: ["ORG_MEMBER", "ORG_READ_ONLY"] }],
+    ]);
+    outs = stripProvider(r.properties);
+    expect(Object.keys(outs).sort()).toEqual(
+      [
+        "adopted",
+        "apiKeyId",
+        "desc",
+        "managed",
+        "orgId",
+        "privateKey",
+        "projectRoles",
+        "publicKey",
+        "restoreOnDelete",
+        "roles",
+      ].sort(),
+    );
+    expect(outs.roles).toEqual(["ORG_MEMBER", "ORG_READ_ONLY"]);
+  });
+
+  it("read in a new host (pulumi refresh) shows drift made outside Pulumi", async () => {
+    sim.state.updateApiKey(target.id, {
+      desc: "edited in the UI",
+      roles: [{ orgId: sim.orgId, roleName: "ORG_OWNER" }],
+    });
+    const refresh = await newHost();
+    const r = await refresh.read(target.id, KEY_URN, withKey(outs));
+    expect(r.id).toBe(target.id);
+    expect(r.properties).toMatchObject({ desc: "edited in the UI", roles: ["ORG_OWNER"] });
+    expect(r.inputs).toMatchObject({
+      desc: "edited in the UI",
+      roles: ["ORG_OWNER"],
+      publicKey: target.publicKey,
+    });
+  });
+
+  it("read after the key vanished says it is gone", async () => {
+    const gone = sim.state.addApiKey({ desc: "short-lived" });
+    const created = await host.create(KEY_URN, withKey({ orgId: sim.orgId, apiKeyId: gone.id }));
+    sim.state.removeApiKey(gone.id);
+    // `pulumi refresh` runs in a new host process, which lists the org afresh.
+    const refresh = await newHost();
+    const r = await refresh.read(gone.id, KEY_URN, created.properties);
+    expect(r.id).toBe("");
+  });
+
+  it("delete releases the key without a request", async () => {
+    sim.resetRequests();
+    await host.delete(target.id, KEY_URN, withKey(outs));
+    expect(sim.requests).toHaveLength(0);
+    expect(sim.state.apiKey(target.id)).toBeDefined();
+  });
+
+  it("a key the org does not have fails naming the org and the key", async () => {
+    const err = (await host
+      .create(KEY_URN, withKey({ orgId: sim.orgId, publicKey: "zzzzzzzz" }))
+      .catch((e) => e)) as HostCallError;
+    expect(err.message).toMatch(
+      new RegExp(`no API key with public key zzzzzzzz in organization ${sim.orgId}`),
+    );
+  });
+
+  it("a server error names the method, path, status, errorCode and detail", async () => {
+    sim.faults.add({ method: "PATCH", status: 409, errorCode: "CONFLICTING_UPDATE" });
+    const err = (await host
+      .update(
+        target.id,
+        KEY_URN,
+        withKey(outs),
+        withKey({ orgId: sim.orgId, publicKey: target.publicKey, desc: "x y z" }),
+      )
+      .catch((e) => e)) as HostCallError;
+    expect(err.message).toMatch(
+      new RegExp(`PATCH /orgs/${sim.orgId}/apiKeys/${target.id} failed: 409 CONFLICTING_UPDATE — `),
+    );
+    expect(err.message).not.toContain(PRIVATE_KEY);
+  });
+});
+
+describe("LogCollectionJob through the real dynamic-provider host", () => {
+  let host: Host;
+  const inputs = () => ({
+    groupId: sim.groupId,
+    resourceType: "REPLICASET",
+    resourceName: "rs0",
+    sizeRequestedPerFileBytes: 10_000_000,
+    logTypes: ["DATABASE", "FTDC"],
+    redacted: true,
+  });
+
+  beforeAll(async () => {
+    host = await newHost();
+  });
+
+  it("check names each bad input", async () => {
+    const r = await host.check(
+      JOB_URN,
+      {},
+      withJob({
+        groupId: "123",
+        resourceType: "NODE",
+        resourceName: " ",
+        sizeRequestedPerFileBytes: -1,
+        logTypes: ["FTDC", "FTDC"],
+        redacted: "no",
+      }),
+    );
+    expect(r.failures.map((f) => f.property).sort()).toEqual(
+      ["groupId", "logTypes", "redacted", "resourceName", "resourceType", "sizeRequestedPerFileBytes"].sort(),
+    );
+  });
+
+  it("create POSTs once and records the id; diff of any input is a replacement; delete sends nothing", async () => {
+    sim.resetRequests();
+    const before = sim.state.jobs().length;
+    const r = await host.create(JOB_URN, withJob(inputs()));
+    expect(r.id).toMatch(/^[0-9a-f]{24}$/);
+    expect(r.properties).toMatchObject({ jobId: r.id, ...inputs() });
+    expect(sim.state.jobs()).toHaveLength(before + 1);
+    expect(sim.requests.filter((q) => q.method === "POST")).toHaveLength(1);
+    const d = await host.diff(r.id, JOB_URN, r.properties, withJob({ ...inputs(), resourceName: "rs1" }));
+    expect(d).toMatchObject({ changes: "DIFF_SOME", replaces: ["resourceName"] });
+    const none = await host.diff(r.id, JOB_URN, r.properties, withJob(inputs()));
+    expect(none.changes).toBe("DIFF_NONE");
+    sim.resetRequests();
+    await host.delete(r.id, JOB_URN, r.properties);
+    const read = await host.read(r.id, JOB_URN, r.properties);
+    expect(read.id).toBe(r.id);
+    expect(sim.requests).toHaveLength(0);
+  });
+});
+
+describe("configuration through the host", () => {
+  it("works with the environment alone", async () => {
+    const host = await newHost(
+      {
+        OPSMANAGER_BASE_URL: sim.url,
+        MCLI_PUBLIC_API_KEY: sim.publicKey,
+        OPSMANAGER_PRIVATE_KEY: PRIVATE_KEY,
+      },
+      {},
+    );
+    const r = await host.create(
+      JOB_URN,
+      withJob({
+        groupId: sim.groupId,
+        resourceType: "CLUSTER",
+        resourceName: "c0",
+        sizeRequestedPerFileBytes: 1,
+        logTypes: ["FTDC"],
+        redacted: false,
+      }),
+    );
+    expect(r.id).toMatch(/^[0-9a-f]{24}$/);
+  });
+
+  it("a missing setting fails with one message naming every missing key and both places", async () => {
+    const host = await newHost({}, { "opsmanager:baseUrl": sim.url });
+    const err = (await host
+      .check(KEY_URN, {}, withKey({ orgId: sim.orgId, apiKeyId: "a" }))
+      .catch((e) => e)) as HostCallError;
+    expect(err.message).toMatch(/opsmanager:publicKey, opsmanager:privateKey/);
+    expect(err.message).toMatch(/OPSMANAGER_PRIVATE_KEY or MCLI_PRIVATE_API_KEY/);
+  });
+
+  it("calls that arrive right after Configure, 16 at once, all succeed", async () => {
+    // The engine awaits Configure, then sends calls at once; the host caches the provider before its
+    // configure() finishes, so these race it (NOTES.md).
+    const host = await newHost({}, null);
+    await host.configure(stackConfig());
+    const keys = sim.state.apiKeys().slice(0, 16);
+    const calls = keys.map((k, i) =>
+      i % 2 === 0
+        ? host.check(KEY_URN, {}, withKey({ orgId: sim.orgId, apiKeyId: k.id }))
+        : host.create(KEY_URN, withKey({ orgId: sim.orgId, apiKeyId: k.id })),
+    );
+    const results = await Promise.allSettled(calls);
+    expect(results.filter((r) => r.status === "rejected")).toEqual([]);
+  });
+});
