@@ -1,0 +1,20 @@
+// Incident logs: one redacted log collection job per replica set. Changing any input starts a new job
+// (the API cannot change a job); `pulumi destroy` removes the jobs from the stack only.
+import * as pulumi from "@pulumi/pulumi";
+import { LogCollectionJob } from "pulumi-opsmanager";
+
+const config = new pulumi.Config("incident-logs");
+const groupId = config.require("groupId");
+const replicaSets = config.requireObject<string[]>("replicaSets");
+
+export const jobIds = replicaSets.map(
+  (name) =>
+    new LogCollectionJob(`logs-${name}`, {
+      groupId,
+      resourceType: "REPLICASET",
+      resourceName: name,
+      sizeRequestedPerFileBytes: 50_000_000,
+      logTypes: ["DATABASE", "FTDC", "AUTOMATION_AGENT"],
+      redacted: true,
+    }).jobId,
+);
