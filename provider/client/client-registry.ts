@@ -1,0 +1,72 @@
+/**
+ * One shared {@link HttpClient} per (API root, user, secret, CA, limits) in this process, so that every
+ * caller shares one digest session and one connection pool. Pulumi's provider host runs every resource
+ * of a `pulumi up` in one process (NOTES.md), so N resources cost N + 1 round trips, not 2N.
+ */
+import { createHash } from "node:crypto";
+import { HttpClient, resolveApiRoot } from "./http-client";
+import type { ClientOptions } from "./types";
+
+/**
+ * The process-wide map. It hangs off `globalThis` under a registered symbol, so that every copy of this
+ * module in the process (Pulumi's serializer may copy local modules by value) finds the same clients.
+ */
+function registry(): Map<string, HttpClient> {
+  const key = Symbol.for("pulumi-opsmanager.client-registry.v1");
+  const holder = globalThis as unknown as Record<symbol, Map<string, HttpClient> | undefined>;
+  let map = holder[key];
+  if (!map) {
+    map = new Map();
+    holder[key] = map;
+  }
+  return map;
+}
+
+function sha256(text: string): string {
+  return createHash("sha256").update(text, "utf8").digest("hex");
+}
+
+/** The registry key: secrets enter it only as SHA-256 hashes. */
+function keyOf(options: ClientOptions): string {
+  const retry = options.retry ?? {};
+  return sha256(
+    JSON.stringify([
+      resolveApiRoot(options.baseUrl),
+      options.username,
+      sha256(String(options.password)),
+      sha256(options.caCertificate ?? ""),
+      options.timeoutMs ?? null,
+      options.maxResponseBytes ?? null,
+      retry.maxAttempts ?? null,
+      retry.baseDelayMs ?? null,
+      retry.maxDelayMs ?? null,
+      retry.maxElapsedMs ?? null,
+      options.userAgent ?? null,
+    ]),
+  );
+}
+
+/**
+ * The process's shared client for `options`, created on first use (options are validated then). A
+ * closed client is replaced.
+ *
+ * @example
+ * const client = getHttpClient({ baseUrl, username: publicKey, password: privateKey });
+ */
+export function getHttpClient(options: ClientOptions): HttpClient {
+  const key = keyOf(options);
+  const clients = registry();
+  const existing = clients.get(key);
+  if (existing && !existing.isClosed) return existing;
+  const client = new HttpClient(options);
+  clients.set(key, client);
+  return client;
+}
+
+/** Closes and forgets every shared client (for tests and orderly shutdown). */
+export async function closeAllHttpClients(): Promise<void> {
+  const clients = registry();
+  const all = [...clients.values()];
+  clients.clear();
+  await Promise.all(all.map((client) => client.close()));
+}

@@ -1,0 +1,10 @@
+export { ApiError, type ApiErrorInit } from "./api-error";
+export { AuthenticationError, type AuthenticationErrorInit } from "./authentication-error";
+export type { CallInfo } from "./format";
+export { InvalidArgumentError } from "./invalid-argument-error";
+export { NetworkError, type NetworkErrorInit } from "./network-error";
+export { OpsManagerError } from "./opsmanager-error";
+export { ResponseShapeError, type ResponseShapeErrorInit } from "./response-shape-error";
+export { ResponseTooLargeError, type ResponseTooLargeErrorInit } from "./response-too-large-error";
+export { TimeoutError, type TimeoutErrorInit } from "./timeout-error";
+export { TLS_VERIFICATION_CODES, TlsError } from "./tls-error";

@@ -1,0 +1,40 @@
+import { type CallInfo, callSuffix } from "./format";
+import { OpsManagerError } from "./opsmanager-error";
+
+/** An attempt that did not complete in time. */
+export interface TimeoutErrorInit extends CallInfo {
+  timeoutMs: number;
+  /** `true` unless the connection was never made: the server may have acted on the request. */
+  requestSent: boolean;
+}
+
+/**
+ * No complete response (connect, headers and whole body) within `timeoutMs` (code `OM_ERR_TIMEOUT`).
+ */
+export class TimeoutError extends OpsManagerError {
+  readonly method: string;
+  readonly path: string;
+  readonly url: string;
+  readonly timeoutMs: number;
+  readonly requestSent: boolean;
+
+  constructor(init: TimeoutErrorInit) {
+    const reads = init.method === "GET" || init.method === "HEAD";
+    const sent = !init.requestSent
+      ? "; the connection could not be made"
+      : reads
+        ? ""
+        : "; the request may have reached the server, so it may have been acted on — check before repeating it";
+    super(
+      "OM_ERR_TIMEOUT",
+      `${init.method} ${init.path} timed out: no complete response within ${init.timeoutMs} ms${sent}; ` +
+        `try again, or raise the timeout (timeoutMs) if the server is slow${callSuffix(init)}`,
+    );
+    this.name = "TimeoutError";
+    this.method = init.method;
+    this.path = init.path;
+    this.url = init.url;
+    this.timeoutMs = init.timeoutMs;
+    this.requestSent = init.requestSent;
+  }
+}

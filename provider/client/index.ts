@@ -1,0 +1,52 @@
+/**
+ * The transport: JSON over HTTP(S) with digest authentication, retries, and one error family. It knows
+ * HTTP, not Ops Manager and not Pulumi.
+ */
+export { closeAllHttpClients, getHttpClient } from "./client-registry";
+export {
+  type AuthChallenge,
+  type AuthorizationFields,
+  buildAuthorization,
+  computeDigest,
+  createCnonce,
+  type DigestAlgorithm,
+  type DigestChallenge,
+  type DigestInput,
+  formatAuthorization,
+  formatNc,
+  hashUsername,
+  parseAuthenticationInfo,
+  parseWwwAuthenticate,
+  type SignInput,
+  selectDigestChallenge,
+} from "./digest";
+export {
+  type DigestEvents,
+  type DigestMode,
+  type DigestOutcome,
+  type DigestRequest,
+  type DigestResponseLike,
+  type DigestSend,
+  DigestSession,
+  type DigestSessionOptions,
+  type ResponseHeaders,
+} from "./digest-session";
+export * from "./errors";
+export { API_ROOT_PATH, HttpClient, resolveApiRoot } from "./http-client";
+export {
+  backoffDelay,
+  isRetryable,
+  parseRetryAfter,
+  type RetryHooks,
+  type RetryPolicy,
+  resolveRetryPolicy,
+  withRetries,
+} from "./retry";
+export type {
+  ClientOptions,
+  ClientStats,
+  HttpMethod,
+  JsonResponse,
+  RequestOptions,
+  RetryOptions,
+} from "./types";

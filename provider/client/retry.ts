@@ -1,0 +1,144 @@
+/**
+ * Retry policy: which failures are worth another attempt, and how long to wait before it. Exponential
+ * backoff with full jitter, `Retry-After` honoured, bounded by attempts and by elapsed time.
+ */
+import { ApiError } from "./errors/api-error";
+import { AuthenticationError } from "./errors/authentication-error";
+import { InvalidArgumentError } from "./errors/invalid-argument-error";
+import { NetworkError } from "./errors/network-error";
+import { TimeoutError } from "./errors/timeout-error";
+import { TlsError } from "./errors/tls-error";
+import type { HttpMethod, RetryOptions } from "./types";
+
+/** {@link RetryOptions} with every default filled in. */
+export interface RetryPolicy {
+  maxAttempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  maxElapsedMs: number;
+}
+
+/** Test seams and counters for {@link withRetries}. */
+export interface RetryHooks {
+  /** Called before each wait. */
+  onRetry?(info: { attempt: number; delayMs: number; error: unknown }): void;
+  sleep?(ms: number): Promise<void>;
+  now?(): number;
+  /** A number in [0, 1); default `Math.random`. */
+  random?(): number;
+}
+
+/** Statuses worth retrying for methods that may be repeated. */
+const RETRY_STATUSES = [429, 502, 503, 504];
+/** Statuses that mean a POST was not acted on: rate limited, or not accepted for service. */
+const RETRY_STATUSES_POST = [429, 503];
+
+function checkNumber(option: string, value: number | undefined, min: number, integer: boolean): void {
+  if (value === undefined) return;
+  if (
+    typeof value !== "number" ||
+    !Number.isFinite(value) ||
+    value < min ||
+    (integer && !Number.isInteger(value))
+  ) {
+    const kind = integer ? "an integer" : "a number";
+    throw new InvalidArgumentError(option, `must be ${kind} ≥ ${min} (got ${String(value)})`);
+  }
+}
+
+/**
+ * The policy for `options`, defaults filled in: 5 attempts, 250 ms first delay, 10 s largest delay,
+ * 120 s in all. Throws an `InvalidArgumentError` naming the option that breaks a rule.
+ */
+export function resolveRetryPolicy(options: RetryOptions = {}): RetryPolicy {
+  checkNumber("retry.maxAttempts", options.maxAttempts, 1, true);
+  checkNumber("retry.baseDelayMs", options.baseDelayMs, 0, false);
+  checkNumber("retry.maxDelayMs", options.maxDelayMs, 0, false);
+  checkNumber("retry.maxElapsedMs", options.maxElapsedMs, 0, false);
+  if (options.maxAttempts !== undefined && options.maxAttempts > 100) {
+    throw new InvalidArgumentError("retry.maxAttempts", `must be at most 100 (got ${options.maxAttempts})`);
+  }
+  return {
+    maxAttempts: options.maxAttempts ?? 5,
+    baseDelayMs: options.baseDelayMs ?? 250,
+    maxDelayMs: options.maxDelayMs ?? 10_000,
+    maxElapsedMs: options.maxElapsedMs ?? 120_000,
+  };
+}
+
+/**
+ * Whether `error` from a `method` request is worth another attempt. GET, HEAD, PUT, PATCH and DELETE
+ * are retried on network errors, timeouts, 429, 502, 503 and 504. A POST is retried only where the
+ * server cannot have acted on it: nothing was sent, 429, or 503. Never a TLS or credentials failure.
+ */
+export function isRetryable(method: HttpMethod, error: unknown): boolean {
+  const repeatable = method !== "POST";
+  if (error instanceof TlsError || error instanceof AuthenticationError) return false;
+  if (error instanceof NetworkError) return repeatable || !error.requestSent;
+  if (error instanceof TimeoutError) return repeatable || !error.requestSent;
+  if (error instanceof ApiError)
+    return (repeatable ? RETRY_STATUSES : RETRY_STATUSES_POST).includes(error.status);
+  return false;
+}
+
+/** Full jitter (a uniform wait in [0, min(maxDelayMs, baseDelayMs·2^attempt))), attempt from 0. */
+export function backoffDelay(
+  attempt: number,
+  policy: RetryPolicy,
+  random: () => number = Math.random,
+): number {
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
+  return Math.floor(random() * ceiling);
+}
+
+/**
+ * A `Retry-After` value in ms: delay-seconds or an HTTP-date (RFC 9110 §10.2.3). `undefined` when
+ * absent or unreadable.
+ */
+export function parseRetryAfter(
+  value: string | string[] | undefined,
+  now: number = Date.now(),
+): number | undefined {
+  const text = (Array.isArray(value) ? value[0] : value)?.trim();
+  if (!text) return undefined;
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const date = Date.parse(text);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - now);
+}
+
+function defaultSleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * Runs `attempt` until it succeeds, fails with an error not worth retrying, or the policy's attempts or
+ * time run out; then throws the last error. A `Retry-After` longer than the time left fails at once.
+ */
+export async function withRetries<T>(
+  method: HttpMethod,
+  policy: RetryPolicy,
+  attempt: (index: number) => Promise<T>,
+  hooks: RetryHooks = {},
+): Promise<T> {
+  const now = hooks.now ?? Date.now;
+  const sleep = hooks.sleep ?? defaultSleep;
+  const started = now();
+  for (let index = 0; ; index += 1) {
+    try {
+      return await attempt(index);
+    } catch (error) {
+      if (index + 1 >= policy.maxAttempts || !isRetryable(method, error)) throw error;
+      const elapsed = now() - started;
+      const retryAfter = error instanceof ApiError ? error.retryAfterMs : undefined;
+      // The server said when to come back; if that is past the budget, waiting is pointless.
+      if (retryAfter !== undefined && elapsed + retryAfter > policy.maxElapsedMs) throw error;
+      let delay = backoffDelay(index, policy, hooks.random);
+      if (retryAfter !== undefined) delay = Math.max(delay, retryAfter);
+      delay = Math.min(delay, policy.maxDelayMs);
+      if (elapsed + delay > policy.maxElapsedMs) throw error;
+      hooks.onRetry?.({ attempt: index + 1, delayMs: delay, error });
+      await sleep(delay);
+    }
+  }
+}

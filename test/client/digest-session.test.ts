@@ -1,0 +1,287 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { AuthenticationError, HttpClient } from "../../provider/client";
+import type { ClientOptions } from "../../provider/client/types";
+import {
+  DEFAULT_PASSWORD,
+  DEFAULT_USER,
+  type DigestServer,
+  type DigestServerOptions,
+  sendJson,
+  startDigestServer,
+} from "./support/digest-server";
+
+let server: DigestServer | undefined;
+let client: HttpClient | undefined;
+
+afterEach(async () => {
+  await client?.close();
+  await server?.close();
+  client = undefined;
+  server = undefined;
+});
+
+async function setup(
+  serverOptions: DigestServerOptions = {},
+  clientOptions: Partial<ClientOptions> = {},
+): Promise<{ server: DigestServer; client: HttpClient }> {
+  server = await startDigestServer(serverOptions);
+  client = new HttpClient({
+    baseUrl: server.origin,
+    username: DEFAULT_USER,
+    password: DEFAULT_PASSWORD,
+    retry: { baseDelayMs: 5, maxDelayMs: 20 },
+    ...clientOptions,
+  });
+  return { server, client };
+}
+
+/** Runs `total` tasks with at most `width` in flight. */
+async function pool(total: number, width: number, task: (i: number) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < total) {
+        const i = next;
+        next += 1;
+        await task(i);
+      }
+    }),
+  );
+}
+
+function ncsPerNonce(s: DigestServer): Map<string, string[]> {
+  const map = new Map<string, string[]>();
+  for (const r of s.requests) {
+    if (r.nonce && r.nc) map.set(r.nonce, [...(map.get(r.nonce) ?? []), r.nc]);
+  }
+  return map;
+}
+
+function expectNoNcReused(s: DigestServer): void {
+  expect(s.replays).toBe(0);
+  for (const ncs of ncsPerNonce(s).values()) expect(new Set(ncs).size).toBe(ncs.length);
+}
+
+describe("round trips", () => {
+  it("N sequential GETs cost N + 1 round trips", async () => {
+    const { server, client } = await setup();
+    const n = 20;
+    for (let i = 0; i < n; i += 1) {
+      const res = await client.request({ method: "GET", path: `/orgs/o${i}/apiKeys` });
+      expect(res.body).toMatchObject({ ok: true, url: `/api/public/v1.0/orgs/o${i}/apiKeys` });
+    }
+    expect(server.requests).toHaveLength(n + 1);
+    expect(client.stats).toEqual({ roundTrips: n + 1, challenges: 1, retries: 0 });
+    expect(server.requests[0]?.authorization).toBeUndefined();
+    expect(server.requests.slice(1).map((r) => r.nc)).toEqual(
+      Array.from({ length: n }, (_, i) => (i + 1).toString(16).padStart(8, "0")),
+    );
+    expectNoNcReused(server);
+  });
+
+  it("32 concurrent GETs cost 33 round trips: one challenge, the others wait for it, no nc reused", async () => {
+    const { server, client } = await setup();
+    const results = await Promise.all(
+      Array.from({ length: 32 }, (_, i) => client.request({ method: "GET", path: `/x/${i}` })),
+    );
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    expect(server.requests).toHaveLength(33);
+    expect(server.count("challenge")).toBe(1);
+    expect(server.count("accepted")).toBe(32);
+    expect(new Set(server.requests.map((r) => r.nonce).filter(Boolean)).size).toBe(1);
+    expectNoNcReused(server);
+  });
+
+  it("1,000 GETs at 32 at a time cost 1,001 round trips with no nc reused", async () => {
+    const { server, client } = await setup();
+    await pool(1000, 32, (i) => client.request({ method: "GET", path: `/run/${i}`, query: { pageNum: i } }));
+    expect(client.stats.roundTrips).toBe(1001);
+    expect(server.requests).toHaveLength(1001);
+    expect(server.count("accepted")).toBe(1000);
+    expectNoNcReused(server);
+  });
+
+  it("a PATCH as the very first request sends its body exactly once, after a bodyless GET probe", async () => {
+    const { server, client } = await setup();
+    const body = { desc: "new description", roles: ["ORG_MEMBER"] };
+    await client.request({ method: "PATCH", path: "/orgs/o1/apiKeys/k1", body });
+    expect(server.requests.map((r) => [r.method, r.verdict])).toEqual([
+      ["GET", "challenge"],
+      ["PATCH", "accepted"],
+    ]);
+    expect(server.requests[0]?.body).toBe("");
+    expect(server.requests[1]?.body).toBe(JSON.stringify(body));
+    expect(server.requests[1]?.contentType).toBe("application/json");
+    await client.request({
+      method: "POST",
+      path: "/groups/g1/logCollectionJobs",
+      body: { resourceType: "CLUSTER" },
+    });
+    expect(server.requests.filter((r) => r.body !== "")).toHaveLength(2);
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it("signs the request target with its query string as the digest uri", async () => {
+    const { server, client } = await setup();
+    await client.request({
+      method: "GET",
+      path: "/orgs/o1/apiKeys",
+      query: { pageNum: 2, itemsPerPage: 500, x: undefined },
+    });
+    const last = server.requests.at(-1);
+    expect(last?.url).toBe("/api/public/v1.0/orgs/o1/apiKeys?pageNum=2&itemsPerPage=500");
+    expect(last?.verdict).toBe("accepted");
+    expect(last?.accept).toBe("application/json");
+  });
+});
+
+describe("stale nonces and refused reuse", () => {
+  it("a stale nonce costs one retry with the new nonce", async () => {
+    const { server, client } = await setup();
+    await client.request({ method: "GET", path: "/a" });
+    server.expireAll();
+    server.clearRecords();
+    await client.request({ method: "GET", path: "/b" });
+    expect(server.requests.map((r) => r.verdict)).toEqual(["stale", "accepted"]);
+    expect(server.requests[1]?.nc).toBe("00000001");
+    expect(client.stats.retries).toBe(0);
+  });
+
+  it("32 concurrent requests that hit a stale nonce adopt a single new nonce", async () => {
+    const { server, client } = await setup();
+    await client.request({ method: "GET", path: "/warm" });
+    server.expireAll();
+    server.clearRecords();
+    await Promise.all(
+      Array.from({ length: 32 }, (_, i) => client.request({ method: "GET", path: `/s/${i}` })),
+    );
+    expect(server.count("stale")).toBe(32);
+    expect(server.count("accepted")).toBe(32);
+    const adopted = new Set(server.requests.filter((r) => r.verdict === "accepted").map((r) => r.nonce));
+    expect(adopted.size).toBe(1);
+    expectNoNcReused(server);
+  });
+
+  it("a PATCH that meets a stale nonce is retried once with the same body", async () => {
+    const { server, client } = await setup();
+    await client.request({ method: "GET", path: "/warm" });
+    server.expireAll();
+    server.clearRecords();
+    await client.request({ method: "PATCH", path: "/k", body: { desc: "d" } });
+    expect(server.requests.map((r) => [r.method, r.verdict, r.body])).toEqual([
+      ["PATCH", "stale", '{"desc":"d"}'],
+      ["PATCH", "accepted", '{"desc":"d"}'],
+    ]);
+  });
+
+  it("a server that expires nonces by age keeps working", async () => {
+    const { server, client } = await setup({ nonceTtlMs: 40 });
+    for (let i = 0; i < 6; i += 1) {
+      await client.request({ method: "GET", path: `/t/${i}` });
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(server.count("accepted")).toBe(6);
+    expect(server.count("stale")).toBeGreaterThan(0);
+    expectNoNcReused(server);
+  });
+
+  it("against a server that refuses nonce reuse, keeps working and stops reusing nonces", async () => {
+    const { server, client } = await setup({ refuseReuse: true });
+    for (let i = 0; i < 10; i += 1) await client.request({ method: "GET", path: `/r/${i}` });
+    expect(server.count("accepted")).toBe(10);
+    expect(server.count("reuse-refused")).toBe(1);
+    expect(client.digestMode).toBe("fresh");
+    const afterSwitch = server.requests.slice(
+      server.requests.findIndex((r) => r.verdict === "reuse-refused") + 2,
+    );
+    expect(afterSwitch.every((r) => r.nc === undefined || r.nc === "00000001")).toBe(true);
+    // Each request then costs a probe and a signed request; a body still crosses the wire once.
+    server.clearRecords();
+    await client.request({ method: "POST", path: "/p", body: { a: 1 } });
+    expect(server.requests.map((r) => [r.method, r.verdict])).toEqual([
+      ["GET", "challenge"],
+      ["POST", "accepted"],
+    ]);
+    await Promise.all(
+      Array.from({ length: 16 }, (_, i) => client.request({ method: "GET", path: `/c/${i}` })),
+    );
+    expect(server.count("accepted")).toBe(17);
+    expect(server.count("reuse-refused")).toBe(0);
+    expectNoNcReused(server);
+  });
+
+  it("against a server that answers reuse with stale=true, keeps working", async () => {
+    const { server, client } = await setup({ refuseReuse: true, refuseReuseSaysStale: true });
+    await Promise.all(
+      Array.from({ length: 8 }, (_, i) => client.request({ method: "GET", path: `/q/${i}` })),
+    );
+    for (let i = 0; i < 5; i += 1) await client.request({ method: "GET", path: `/r/${i}` });
+    expect(server.count("accepted")).toBe(13);
+    expectNoNcReused(server);
+  });
+
+  it("follows Authentication-Info nextnonce", async () => {
+    const { server, client } = await setup({ nextNonce: true });
+    for (let i = 0; i < 4; i += 1) await client.request({ method: "GET", path: `/n/${i}` });
+    const accepted = server.requests.filter((r) => r.verdict === "accepted");
+    expect(accepted).toHaveLength(4);
+    expect(new Set(accepted.map((r) => r.nonce)).size).toBe(4);
+    expect(server.requests).toHaveLength(5);
+  });
+});
+
+describe("credentials", () => {
+  it("wrong credentials give an AuthenticationError naming the URL and no secret", async () => {
+    const wrong = "wrong-private-key-9f8e7d6c";
+    const { server, client } = await setup({}, { password: wrong });
+    const error = await client.request({ method: "GET", path: "/orgs/o1/apiKeys" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AuthenticationError);
+    const auth = error as AuthenticationError;
+    expect(auth.code).toBe("OM_ERR_AUTH");
+    expect(auth.status).toBe(401);
+    expect(auth.message).toContain("rejected the credentials");
+    expect(auth.message).toContain(`GET ${server.origin}/api/public/v1.0/orgs/o1/apiKeys`);
+    expect(auth.message).not.toContain(wrong);
+    expect(auth.message).not.toContain(DEFAULT_USER);
+    expect(server.requests).toHaveLength(2);
+    expect(client.stats.retries).toBe(0);
+  });
+
+  it("wrong credentials on a reused session are judged after one fresh challenge", async () => {
+    // The key is revoked after the first request: the reused nonce fails, a fresh one fails, stop.
+    let revoked = false;
+    const { server, client } = await setup({
+      handler: (_req, res) => {
+        if (revoked) {
+          res.writeHead(401, {
+            "www-authenticate": `Digest realm="MMS Public API", nonce="x${Date.now()}", algorithm=MD5, qop="auth"`,
+          });
+          res.end();
+          return;
+        }
+        sendJson(res, 200, {});
+      },
+    });
+    await client.request({ method: "GET", path: "/a" });
+    revoked = true;
+    await expect(client.request({ method: "GET", path: "/b" })).rejects.toBeInstanceOf(AuthenticationError);
+    expect(server.requests).toHaveLength(4);
+  });
+
+  it("a 401 without a Digest challenge says which schemes the server offered", async () => {
+    const { client } = await setup({ challenge: () => 'Basic realm="x"' });
+    const error = await client.request({ method: "GET", path: "/a" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect((error as Error).message).toContain("does not support (it offered: basic)");
+  });
+
+  it("a server that does not ask for credentials is answered without them", async () => {
+    const { server, client } = await setup({ auth: false });
+    await client.request({ method: "GET", path: "/open" });
+    await client.request({ method: "DELETE", path: "/open" });
+    expect(server.requests.map((r) => [r.method, r.authorization])).toEqual([
+      ["GET", undefined],
+      ["DELETE", undefined],
+    ]);
+  });
+});

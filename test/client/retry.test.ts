@@ -1,0 +1,288 @@
+import * as net from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  ApiError,
+  backoffDelay,
+  HttpClient,
+  InvalidArgumentError,
+  isRetryable,
+  NetworkError,
+  parseRetryAfter,
+  resolveRetryPolicy,
+  TimeoutError,
+  withRetries,
+} from "../../provider/client";
+import type { ClientOptions } from "../../provider/client/types";
+import {
+  DEFAULT_PASSWORD,
+  DEFAULT_USER,
+  type DigestServer,
+  type DigestServerOptions,
+  type Handler,
+  sendJson,
+  startDigestServer,
+} from "./support/digest-server";
+
+let servers: DigestServer[] = [];
+let clients: HttpClient[] = [];
+
+afterEach(async () => {
+  await Promise.all(clients.map((c) => c.close()));
+  await Promise.all(servers.map((s) => s.close()));
+  clients = [];
+  servers = [];
+});
+
+async function serve(options: DigestServerOptions): Promise<DigestServer> {
+  const s = await startDigestServer(options);
+  servers.push(s);
+  return s;
+}
+
+function makeClient(baseUrl: string, options: Partial<ClientOptions> = {}): HttpClient {
+  const c = new HttpClient({
+    baseUrl,
+    username: DEFAULT_USER,
+    password: DEFAULT_PASSWORD,
+    retry: { baseDelayMs: 5, maxDelayMs: 50, maxAttempts: 4 },
+    ...options,
+  });
+  clients.push(c);
+  return c;
+}
+
+/** Answers the first `failures` authenticated requests with `status`, then 200. */
+function failFirst(failures: number, status: number, headers: Record<string, string> = {}): Handler {
+  return (_req, res, ctx) => {
+    if (ctx.count <= failures)
+      sendJson(res, status, { error: status, reason: "Failing", detail: `try ${ctx.count}` }, headers);
+    else sendJson(res, 200, { ok: true });
+  };
+}
+
+async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+describe("retries over the wire", () => {
+  for (const status of [503, 502, 504, 429]) {
+    it(`a GET answered ${status} is retried until it succeeds`, async () => {
+      const server = await serve({ handler: failFirst(2, status) });
+      const client = makeClient(server.origin);
+      const res = await client.request({ method: "GET", path: "/r" });
+      expect(res.body).toEqual({ ok: true });
+      expect(client.stats.retries).toBe(2);
+      expect(server.count("accepted")).toBe(3);
+      // Retries reuse the digest session: no extra challenge.
+      expect(server.count("challenge")).toBe(1);
+    });
+  }
+
+  it("Retry-After is honoured: the retry waits at least that long", async () => {
+    const server = await serve({ handler: failFirst(1, 429, { "retry-after": "1" }) });
+    const client = makeClient(server.origin, {
+      retry: { baseDelayMs: 5, maxDelayMs: 5_000, maxAttempts: 3 },
+    });
+    const started = Date.now();
+    await client.request({ method: "GET", path: "/r" });
+    const accepted = server.requests.filter((r) => r.verdict === "accepted");
+    expect(accepted).toHaveLength(2);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
+    expect(client.stats.retries).toBe(1);
+  });
+
+  it("a Retry-After past the time budget fails at once with the 429", async () => {
+    const server = await serve({ handler: failFirst(5, 429, { "retry-after": "60" }) });
+    const client = makeClient(server.origin, { retry: { maxElapsedMs: 2_000, maxDelayMs: 100_000 } });
+    const started = Date.now();
+    const error = await client.request({ method: "GET", path: "/r" }).catch((e: unknown) => e);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(429);
+    expect((error as ApiError).retryAfterMs).toBe(60_000);
+    expect((error as Error).message).toContain("rate limited; try again later");
+  });
+
+  it("gives up after maxAttempts with the last error", async () => {
+    const server = await serve({ handler: failFirst(100, 503) });
+    const client = makeClient(server.origin, { retry: { baseDelayMs: 1, maxAttempts: 3 } });
+    const error = await client.request({ method: "GET", path: "/r" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).detail).toBe("try 3");
+    expect((error as Error).message).toMatch(
+      /^GET \/r failed: 503 Failing — try 3 \(the server failed; try again\): GET http/,
+    );
+    expect(server.count("accepted")).toBe(3);
+    expect(client.stats.retries).toBe(2);
+  });
+
+  it("a POST answered 500 is sent exactly once", async () => {
+    const server = await serve({ handler: failFirst(100, 500) });
+    const client = makeClient(server.origin);
+    await expect(client.request({ method: "POST", path: "/jobs", body: { a: 1 } })).rejects.toMatchObject({
+      status: 500,
+      code: "OM_ERR_API",
+    });
+    expect(server.requests.filter((r) => r.method === "POST")).toHaveLength(1);
+    expect(client.stats.retries).toBe(0);
+  });
+
+  it("a POST answered 503 or 429 is retried: the server did not act", async () => {
+    const server = await serve({ handler: failFirst(2, 503) });
+    const client = makeClient(server.origin);
+    await client.request({ method: "POST", path: "/jobs", body: { a: 1 } });
+    expect(server.requests.filter((r) => r.method === "POST")).toHaveLength(3);
+  });
+
+  it("a POST whose connection drops after sending is sent once, and the error says it may have been acted on", async () => {
+    const server = await serve({
+      handler: (req, res) => {
+        if (req.method === "POST") res.socket?.destroy();
+        else sendJson(res, 200, {});
+      },
+    });
+    const client = makeClient(server.origin);
+    const error = await client
+      .request({ method: "POST", path: "/jobs", body: { a: 1 } })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).requestSent).toBe(true);
+    expect((error as NetworkError).code).toBe("OM_ERR_NETWORK");
+    expect((error as Error).message).toContain("may have been acted on");
+    expect((error as Error).message).toContain(`POST ${server.origin}/api/public/v1.0/jobs`);
+    expect(server.requests.filter((r) => r.method === "POST")).toHaveLength(1);
+  });
+
+  it("a GET whose connection drops is retried", async () => {
+    const server = await serve({
+      handler: (_req, res, ctx) => {
+        if (ctx.count === 1) res.socket?.destroy();
+        else sendJson(res, 200, { ok: true });
+      },
+    });
+    const client = makeClient(server.origin);
+    expect((await client.request({ method: "GET", path: "/g" })).body).toEqual({ ok: true });
+    expect(client.stats.retries).toBe(1);
+  });
+
+  it("a POST to a closed port (connection refused) is retried, and succeeds once the server is up", async () => {
+    const port = await freePort();
+    const client = makeClient(`http://127.0.0.1:${port}`, {
+      retry: { baseDelayMs: 40, maxDelayMs: 80, maxAttempts: 20 },
+    });
+    const pending = client.request({ method: "POST", path: "/jobs", body: { a: 1 } });
+    await new Promise((r) => setTimeout(r, 150));
+    const http = await import("node:http");
+    const bodies: string[] = [];
+    const late = http.createServer((req, res) => {
+      let body = "";
+      req.on("data", (c: Buffer) => {
+        body += c.toString();
+      });
+      req.on("end", () => {
+        if (req.method === "POST") bodies.push(body);
+        sendJson(res, req.method === "POST" ? 201 : 200, { ok: true });
+      });
+    });
+    await new Promise<void>((resolve) => late.listen(port, "127.0.0.1", resolve));
+    try {
+      const res = await pending;
+      expect(res.status).toBe(201);
+      expect(bodies).toEqual(['{"a":1}']);
+      expect(client.stats.retries).toBeGreaterThan(0);
+    } finally {
+      late.closeAllConnections();
+      await new Promise<void>((resolve) => late.close(() => resolve()));
+    }
+  });
+
+  it("a POST to a closed port fails after maxAttempts with requestSent=false", async () => {
+    const port = await freePort();
+    const client = makeClient(`http://127.0.0.1:${port}`, { retry: { baseDelayMs: 1, maxAttempts: 3 } });
+    const error = await client.request({ method: "POST", path: "/jobs", body: {} }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error).toMatchObject({ causeCode: "ECONNREFUSED", requestSent: false });
+    expect((error as Error).message).toContain("connection was refused");
+    expect(client.stats.roundTrips).toBe(3);
+  });
+
+  it("a POST that times out is not retried", async () => {
+    const server = await serve({
+      handler: (req, res) => {
+        if (req.method !== "POST") sendJson(res, 200, {});
+        // A POST is never answered.
+      },
+    });
+    const client = makeClient(server.origin, { timeoutMs: 200 });
+    const error = await client.request({ method: "POST", path: "/jobs", body: {} }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect((error as TimeoutError).requestSent).toBe(true);
+    expect(server.requests.filter((r) => r.method === "POST")).toHaveLength(1);
+  });
+});
+
+describe("retry policy", () => {
+  const policy = resolveRetryPolicy({ baseDelayMs: 100, maxDelayMs: 1_000 });
+
+  it("backs off exponentially with full jitter, capped at maxDelayMs", () => {
+    expect(backoffDelay(0, policy, () => 0.999)).toBe(99);
+    expect(backoffDelay(3, policy, () => 0.5)).toBe(400);
+    expect(backoffDelay(10, policy, () => 0.999)).toBe(999);
+    expect(backoffDelay(2, policy, () => 0)).toBe(0);
+  });
+
+  it("reads Retry-After as seconds or an HTTP-date", () => {
+    const now = Date.parse("2025-01-01T00:00:00Z");
+    expect(parseRetryAfter("7", now)).toBe(7_000);
+    expect(parseRetryAfter("Wed, 01 Jan 2025 00:00:30 GMT", now)).toBe(30_000);
+    expect(parseRetryAfter("soon", now)).toBeUndefined();
+    expect(parseRetryAfter(undefined, now)).toBeUndefined();
+  });
+
+  it("retries POST only where the server cannot have acted", () => {
+    const call = { method: "POST", path: "/p", url: "http://h/p" };
+    expect(isRetryable("POST", new ApiError({ ...call, status: 500 }))).toBe(false);
+    expect(isRetryable("POST", new ApiError({ ...call, status: 502 }))).toBe(false);
+    expect(isRetryable("POST", new ApiError({ ...call, status: 503 }))).toBe(true);
+    expect(isRetryable("POST", new ApiError({ ...call, status: 429 }))).toBe(true);
+    expect(isRetryable("POST", new NetworkError({ ...call, requestSent: true }))).toBe(false);
+    expect(isRetryable("POST", new NetworkError({ ...call, requestSent: false }))).toBe(true);
+    expect(isRetryable("POST", new TimeoutError({ ...call, timeoutMs: 1, requestSent: true }))).toBe(false);
+    expect(isRetryable("PATCH", new TimeoutError({ ...call, timeoutMs: 1, requestSent: true }))).toBe(true);
+    expect(isRetryable("GET", new ApiError({ ...call, status: 500 }))).toBe(false);
+    expect(isRetryable("DELETE", new ApiError({ ...call, status: 504 }))).toBe(true);
+    expect(isRetryable("GET", new Error("x"))).toBe(false);
+  });
+
+  it("stops when the time budget would be passed", async () => {
+    let clock = 0;
+    let calls = 0;
+    const error = await withRetries(
+      "GET",
+      resolveRetryPolicy({ maxAttempts: 50, baseDelayMs: 100, maxDelayMs: 100, maxElapsedMs: 350 }),
+      async () => {
+        calls += 1;
+        throw new ApiError({ method: "GET", path: "/", url: "http://h/", status: 503 });
+      },
+      {
+        now: () => clock,
+        random: () => 0.9999,
+        sleep: async (ms) => {
+          clock += ms;
+        },
+      },
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(calls).toBe(4);
+  });
+
+  it("rejects bad retry options eagerly, naming the option", () => {
+    expect(() => resolveRetryPolicy({ maxAttempts: 0 })).toThrow(InvalidArgumentError);
+    expect(() => resolveRetryPolicy({ baseDelayMs: -1 })).toThrow(/retry.baseDelayMs/);
+    expect(() => resolveRetryPolicy({ maxElapsedMs: Number.NaN })).toThrow(/retry.maxElapsedMs/);
+  });
+});

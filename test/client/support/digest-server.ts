@@ -1,0 +1,268 @@
+/**
+ * A real loopback server that speaks digest authentication the way Ops Manager does (MD5, qop=auth,
+ * a challenge spelled with `op` as the spec shows it), checks every answer independently of the client
+ * code, and records everything that crossed the wire. It can be hostile: expire nonces, refuse nonce
+ * reuse, and hand requests to a handler that misbehaves.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import * as http from "node:http";
+import * as https from "node:https";
+import type { AddressInfo } from "node:net";
+
+/** What the server decided about one request. */
+export type Verdict =
+  | "open" // auth disabled
+  | "challenge" // no Authorization: 401 with a new nonce
+  | "accepted"
+  | "stale" // right credentials, expired nonce: 401 stale=true
+  | "reuse-refused" // refuseReuse and the nonce was already used
+  | "replay" // this (nonce, nc) was seen before
+  | "unknown-nonce"
+  | "bad-digest" // wrong user, password, uri or malformed header
+  | "uri-mismatch";
+
+/** One request as the server saw it. */
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  body: string;
+  authorization: string | undefined;
+  contentType: string | undefined;
+  accept: string | undefined;
+  nonce: string | undefined;
+  nc: string | undefined;
+  verdict: Verdict;
+}
+
+/** Context handed to a handler for an authenticated request. */
+export interface HandlerContext {
+  body: string;
+  /** 1-based count of authenticated requests so far, this one included. */
+  count: number;
+  server: DigestServer;
+}
+
+export type Handler = (
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  ctx: HandlerContext,
+) => void | Promise<void>;
+
+export interface DigestServerOptions {
+  /** Default `true`. `false` lets every request straight through to the handler. */
+  auth?: boolean;
+  username?: string;
+  password?: string;
+  /** Nonces older than this answer `stale=true`. Default: never. */
+  nonceTtlMs?: number;
+  /** Accept each nonce for one request only (nc=00000001), as a server that refuses reuse. */
+  refuseReuse?: boolean;
+  /** With `refuseReuse`, say `stale=true` instead of `stale=false` to a reused nonce. */
+  refuseReuseSaysStale?: boolean;
+  /** Send `Authentication-Info: nextnonce="…"` with every accepted answer. */
+  nextNonce?: boolean;
+  /** Answers to authenticated requests. Default: 200 `{"ok":true,"method":…,"url":…}`. */
+  handler?: Handler;
+  /** Serve HTTPS with this key and certificate. */
+  tls?: { key: string; cert: string };
+  /** Replace the challenge header(s). */
+  challenge?: (nonce: string, stale: boolean) => string | string[];
+}
+
+export interface DigestServer {
+  /** `http://127.0.0.1:<port>` (or https). */
+  origin: string;
+  port: number;
+  requests: RecordedRequest[];
+  /** Requests whose (nonce, nc) pair had been seen before. Must stay 0. */
+  replays: number;
+  /** Every nonce the server issued, in order. */
+  issued: string[];
+  /** Makes every nonce issued so far expired. */
+  expireAll(): void;
+  /** Forgets the recorded requests. */
+  clearRecords(): void;
+  count(verdict: Verdict): number;
+  close(): Promise<void>;
+}
+
+export const REALM = "MMS Public API";
+export const DEFAULT_USER = "pubkey-abcdefgh";
+export const DEFAULT_PASSWORD = "0b1c6f52-8a5e-4f8e-a1d2-secret-private-key";
+
+const md5 = (text: string): string => createHash("md5").update(text, "utf8").digest("hex");
+
+/** Parses `Digest a="b", c=d` independently of the client's parser. */
+export function parseDigestHeader(header: string): Record<string, string> | undefined {
+  const match = /^Digest\s+(.*)$/is.exec(header);
+  if (!match?.[1]) return undefined;
+  const out: Record<string, string> = {};
+  const re = /([\w*-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,]*))\s*(?:,|$)/g;
+  for (const m of match[1].matchAll(re)) {
+    const name = m[1];
+    if (!name) continue;
+    out[name.toLowerCase()] = m[2] !== undefined ? m[2].replace(/\\(.)/g, "$1") : (m[3] ?? "");
+  }
+  return out;
+}
+
+function readBody(req: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+/** Starts the server on 127.0.0.1, port 0. */
+export async function startDigestServer(options: DigestServerOptions = {}): Promise<DigestServer> {
+  const username = options.username ?? DEFAULT_USER;
+  const password = options.password ?? DEFAULT_PASSWORD;
+  const auth = options.auth ?? true;
+  const nonces = new Map<string, { issuedAt: number; expired: boolean; uses: number; seen: Set<string> }>();
+  let authenticated = 0;
+
+  const issue = (): string => {
+    const nonce = randomBytes(24).toString("base64");
+    nonces.set(nonce, { issuedAt: Date.now(), expired: false, uses: 0, seen: new Set() });
+    state.issued.push(nonce);
+    return nonce;
+  };
+
+  const challengeHeader = (stale: boolean): string | string[] => {
+    const nonce = issue();
+    if (options.challenge) return options.challenge(nonce, stale);
+    // Exactly as the Ops Manager spec shows it, `op` included.
+    return `Digest realm="${REALM}", domain="", nonce="${nonce}", algorithm=MD5, op="auth", stale=${stale}`;
+  };
+
+  const unauthorized = (res: http.ServerResponse, stale: boolean): void => {
+    const body = JSON.stringify({
+      detail: "You are not authorized for this resource.",
+      error: 401,
+      errorCode: null,
+      parameters: [],
+      reason: "Unauthorized",
+    });
+    res.writeHead(401, {
+      "www-authenticate": challengeHeader(stale),
+      "content-type": "application/json;charset=ISO-8859-1",
+      "content-length": Buffer.byteLength(body),
+      connection: "keep-alive",
+    });
+    res.end(body);
+  };
+
+  const verify = (req: http.IncomingMessage, rec: RecordedRequest): { verdict: Verdict; nonce?: string } => {
+    const header = req.headers.authorization;
+    if (!header) return { verdict: "challenge" };
+    const p = parseDigestHeader(header);
+    if (!p?.nonce || !p.response || !p.uri || !p.nc || !p.cnonce || p.qop !== "auth")
+      return { verdict: "bad-digest" };
+    rec.nonce = p.nonce;
+    rec.nc = p.nc;
+    if (!/^[0-9a-f]{8}$/.test(p.nc)) return { verdict: "bad-digest" };
+    if (p.uri !== req.url) return { verdict: "uri-mismatch" };
+    const ha1 = md5(`${username}:${REALM}:${password}`);
+    const ha2 = md5(`${req.method}:${p.uri}`);
+    const expected = md5(`${ha1}:${p.nonce}:${p.nc}:${p.cnonce}:auth:${ha2}`);
+    if (p.username !== username || p.realm !== REALM || p.response !== expected)
+      return { verdict: "bad-digest" };
+    const entry = nonces.get(p.nonce);
+    if (!entry) return { verdict: "unknown-nonce" };
+    if (entry.seen.has(p.nc)) return { verdict: "replay" };
+    entry.seen.add(p.nc);
+    const expired =
+      entry.expired || (options.nonceTtlMs !== undefined && Date.now() - entry.issuedAt > options.nonceTtlMs);
+    if (expired) return { verdict: "stale" };
+    if (options.refuseReuse && entry.uses > 0) return { verdict: "reuse-refused" };
+    entry.uses += 1;
+    return { verdict: "accepted", nonce: p.nonce };
+  };
+
+  const listener = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
+    const body = await readBody(req);
+    const rec: RecordedRequest = {
+      method: req.method ?? "",
+      url: req.url ?? "",
+      body,
+      authorization: req.headers.authorization,
+      contentType: req.headers["content-type"],
+      accept: req.headers.accept,
+      nonce: undefined,
+      nc: undefined,
+      verdict: "open",
+    };
+    state.requests.push(rec);
+    if (auth) {
+      const { verdict } = verify(req, rec);
+      rec.verdict = verdict;
+      if (verdict === "replay") state.replays += 1;
+      if (verdict !== "accepted") {
+        const stale =
+          verdict === "stale" || (verdict === "reuse-refused" && options.refuseReuseSaysStale === true);
+        unauthorized(res, stale);
+        return;
+      }
+      if (options.nextNonce) res.setHeader("authentication-info", `nextnonce="${issue()}", qop=auth`);
+    }
+    authenticated += 1;
+    const handler: Handler =
+      options.handler ??
+      ((rq, rs) => {
+        const json = JSON.stringify({ ok: true, method: rq.method, url: rq.url });
+        rs.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(json) });
+        rs.end(json);
+      });
+    try {
+      await handler(req, res, { body, count: authenticated, server: state });
+    } catch (error) {
+      res.destroy(error as Error);
+    }
+  };
+
+  const server = options.tls
+    ? https.createServer({ key: options.tls.key, cert: options.tls.cert }, (q, r) => void listener(q, r))
+    : http.createServer((q, r) => void listener(q, r));
+  server.keepAliveTimeout = 30_000;
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+
+  const state: DigestServer = {
+    origin: `${options.tls ? "https" : "http"}://127.0.0.1:${port}`,
+    port,
+    requests: [],
+    replays: 0,
+    issued: [],
+    expireAll: () => {
+      for (const entry of nonces.values()) entry.expired = true;
+    },
+    clearRecords: () => {
+      state.requests.length = 0;
+    },
+    count: (verdict) => state.requests.filter((r) => r.verdict === verdict).length,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+  return state;
+}
+
+/** Sends a JSON answer. */
+export function sendJson(
+  res: http.ServerResponse,
+  status: number,
+  value: unknown,
+  headers: Record<string, string> = {},
+): void {
+  const json = JSON.stringify(value);
+  res.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(json),
+    ...headers,
+  });
+  res.end(json);
+}
