@@ -45,6 +45,8 @@ export interface SeedOptions {
   /** The admin credentials (an ORG_OWNER key of the org). Defaults are printed by the CLI. */
   publicKey?: string;
   privateKey?: string;
+  /** Seed of the generator behind generated ids, keys and roles. Default 1. */
+  randomSeed?: number;
 }
 
 export interface SimulatorOptions {
@@ -72,6 +74,11 @@ export interface RecordedRequest {
   path: string;
   /** Parsed query parameters. */
   query: Record<string, string>;
+  /**
+   * Request headers, names lowercased, without `authorization` (its digest fields are in `digest`).
+   * Repeated headers are joined with ", ".
+   */
+  headers?: Record<string, string>;
   /** Raw request body text ("" when none). */
   rawBody: string;
   /** Parsed JSON body when it parsed, else undefined. */

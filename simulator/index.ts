@@ -1,0 +1,35 @@
+/**
+ * A local server of the three Ops Manager public API operations in the spec (list org API keys, patch
+ * one, create a log collection job), behind real HTTP Digest authentication, with a request log and
+ * fault injection for tests.
+ *
+ * @example
+ * import { startSimulator } from "pulumi-opsmanager/simulator";
+ * const sim = await startSimulator({ seed: { keys: 10 } });
+ * // sim.apiRoot, sim.publicKey, sim.privateKey, sim.orgId, sim.groupId
+ * sim.faults.add({ method: "POST", status: 503 });
+ * await sim.close();
+ */
+export { DIGEST_REALM, digestResponse, formatChallenge, parseDigestHeader } from "./digest";
+export { SERVICE_VERSION, startSimulator } from "./server";
+export {
+  DEFAULT_GROUP_ID,
+  DEFAULT_ORG_ID,
+  DEFAULT_PRIVATE_KEY,
+  DEFAULT_PUBLIC_KEY,
+  GROUP_ROLES,
+  ORG_ROLES,
+} from "./state";
+export type {
+  ChaosOptions,
+  Fault,
+  FaultController,
+  OrgRoleName,
+  RecordedRequest,
+  SeedOptions,
+  SimApiKey,
+  SimLogCollectionJob,
+  SimRole,
+  Simulator,
+  SimulatorOptions,
+} from "./types";

@@ -1,0 +1,351 @@
+/**
+ * The simulator's HTTP(S) server: reads each request, records it, authenticates it with digest,
+ * applies injected faults, routes it to ./api and frames the answer as the deployed server does.
+ */
+import * as http from "node:http";
+import * as https from "node:https";
+import type { AddressInfo } from "node:net";
+import { API_ROOT, type ApiResult, defaultErrorCode, errorBody, handleApiRequest } from "./api";
+import { DEFAULT_NONCE_LIFETIME_MS, DigestAuthenticator } from "./digest";
+import { Faults } from "./faults";
+import { SimState } from "./state";
+import type { Fault, RecordedRequest, Simulator, SimulatorOptions } from "./types";
+
+/** The `X-Vendor-Service-Version` value the simulator sends on every non-401 response. */
+export const SERVICE_VERSION =
+  "gitHash=5e1d2c3b4a59687766554433221100ffeeddccbb; versionString=8.0.0.500.20260101T0000Z";
+
+const MAX_BODY_BYTES = 1024 * 1024;
+const KEEP_ALIVE_TIMEOUT_MS = 30_000;
+const UNAUTHORIZED_BODY = JSON.stringify(
+  errorBody(401, undefined, "You are not authorized for this resource."),
+);
+
+function validateOptions(opts: SimulatorOptions): void {
+  if (opts.port !== undefined && !(Number.isInteger(opts.port) && opts.port >= 0 && opts.port <= 65535)) {
+    throw new RangeError(`port must be an integer from 0 to 65535, got ${opts.port}`);
+  }
+  if (opts.nonceLifetimeMs !== undefined && !(opts.nonceLifetimeMs >= 0)) {
+    throw new RangeError(`nonceLifetimeMs must be >= 0, got ${opts.nonceLifetimeMs}`);
+  }
+  if (opts.seed?.keys !== undefined && !(Number.isInteger(opts.seed.keys) && opts.seed.keys >= 0)) {
+    throw new RangeError(`seed.keys must be a non-negative integer, got ${opts.seed.keys}`);
+  }
+  if (opts.tls !== undefined && (typeof opts.tls.key !== "string" || typeof opts.tls.cert !== "string")) {
+    throw new TypeError("tls needs key and cert as PEM strings");
+  }
+}
+
+function urlHost(host: string): string {
+  if (host === "0.0.0.0") return "127.0.0.1";
+  if (host === "::") return "[::1]";
+  return host.includes(":") ? `[${host}]` : host;
+}
+
+function parseQuery(queryString: string): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const [name, value] of new URLSearchParams(queryString)) {
+    // The first occurrence wins, as a servlet's getParameter does; defineProperty keeps `__proto__` a
+    // plain key.
+    if (Object.getOwnPropertyDescriptor(query, name) === undefined) {
+      Object.defineProperty(query, name, { value, enumerable: true, writable: true, configurable: true });
+    }
+  }
+  return query;
+}
+
+function tryParseJson(text: string): unknown {
+  if (text === "") return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Starts a simulator.
+ * @example
+ * const sim = await startSimulator({ seed: { keys: 20 } });
+ * // digest user sim.publicKey, password sim.privateKey, base URL sim.apiRoot
+ * await sim.close();
+ */
+export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simulator> {
+  validateOptions(opts);
+  const state = SimState.open(opts.seed, opts.stateFile);
+  const lifetimeMs = opts.nonceLifetimeMs ?? DEFAULT_NONCE_LIFETIME_MS;
+  const digest = new DigestAuthenticator((user) => state.privateKeyOf(user), lifetimeMs);
+  const faults = new Faults(digest, lifetimeMs);
+  const requests: RecordedRequest[] = [];
+  const record = opts.record !== false;
+  const timers = new Set<NodeJS.Timeout>();
+  const scheme = opts.tls ? "https" : "http";
+  const admin = state.adminKey();
+  const host = opts.host ?? "127.0.0.1";
+  let seq = 0;
+  let closing: Promise<void> | undefined;
+
+  // The request log must never hold a private key, whatever a client sends.
+  const scrub = (text: string): string => {
+    const scrubbed = text.replace(/[\w-]+/g, (token) => (state.isSecret(token) ? "[REDACTED]" : token));
+    return scrubbed.split(admin.privateKey).join("[REDACTED]");
+  };
+  const scrubRecord = (fields: Record<string, string>): Record<string, string> => {
+    const out: Record<string, string> = {};
+    for (const [name, value] of Object.entries(fields)) {
+      Object.defineProperty(out, name, {
+        value: scrub(value),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+    return out;
+  };
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        resolve();
+      }, ms);
+      timers.add(timer);
+    });
+
+  const send = (
+    res: http.ServerResponse,
+    entry: RecordedRequest,
+    status: number,
+    headers: Record<string, string>,
+    text: string,
+  ) => {
+    if (res.destroyed || res.headersSent) return;
+    entry.status = status;
+    res.writeHead(status, { ...headers, "Content-Length": String(Buffer.byteLength(text)) });
+    res.end(text);
+  };
+
+  const jsonHeaders = (extra: Record<string, string> = {}): Record<string, string> => ({
+    "X-Vendor-Service-Version": SERVICE_VERSION,
+    Vary: "Accept-Encoding",
+    "Content-Type": "application/json",
+    "Strict-Transport-Security": "max-age=300",
+    ...extra,
+  });
+
+  const sendUnauthorized = (res: http.ServerResponse, entry: RecordedRequest, challenge: string) => {
+    send(
+      res,
+      entry,
+      401,
+      { "WWW-Authenticate": challenge, "Content-Type": "application/json;charset=ISO-8859-1" },
+      UNAUTHORIZED_BODY,
+    );
+  };
+
+  const sendFault = (res: http.ServerResponse, entry: RecordedRequest, fault: Fault) => {
+    const retryAfter =
+      fault.retryAfterSeconds ?? (fault.status === 429 && fault.raw === undefined ? 1 : undefined);
+    const extra: Record<string, string> =
+      retryAfter === undefined ? {} : { "Retry-After": String(retryAfter) };
+    if (fault.raw) {
+      send(res, entry, fault.raw.status, { "Content-Type": fault.raw.contentType, ...extra }, fault.raw.body);
+      return;
+    }
+    const status = fault.status ?? 500;
+    if (status === 401) {
+      sendUnauthorized(res, entry, digest.challenge(false));
+      return;
+    }
+    const detail =
+      status === 429
+        ? "Too many requests; the rate limit was exceeded. Retry later."
+        : `The server answered ${status} ${http.STATUS_CODES[status] ?? ""}.`.replace(" .", ".");
+    const body = errorBody(status, fault.errorCode ?? defaultErrorCode(status), detail);
+    send(res, entry, status, jsonHeaders(extra), JSON.stringify(body));
+  };
+
+  const frame = (result: ApiResult, query: Record<string, string>) => {
+    let status = result.status;
+    let body = result.body;
+    if (query.envelope?.toLowerCase() === "true") {
+      body = result.list ? { ...(body as Record<string, unknown>), status } : { status, envelope: body };
+      status = 200;
+    }
+    const text =
+      query.pretty?.toLowerCase() === "true" ? JSON.stringify(body, null, 2) : JSON.stringify(body);
+    return { status, text, headers: jsonHeaders(result.headers) };
+  };
+
+  const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+    }
+    const rawBody = Buffer.concat(chunks).toString("utf8");
+    const method = (req.method ?? "GET").toUpperCase();
+    const target = req.url ?? "/";
+    const q = target.indexOf("?");
+    const path = q < 0 ? target : target.slice(0, q);
+    const query = parseQuery(q < 0 ? "" : target.slice(q + 1));
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (name === "authorization" || value === undefined) continue;
+      headers[name] = Array.isArray(value) ? value.join(", ") : value;
+    }
+    const scrubbedBody = scrub(rawBody);
+    const entry: RecordedRequest = {
+      seq: ++seq,
+      method,
+      path,
+      query: scrubRecord(query),
+      headers: scrubRecord(headers),
+      rawBody: scrubbedBody,
+      body: tryParseJson(scrubbedBody),
+      authenticated: false,
+      status: 0,
+    };
+    if (record) requests.push(entry);
+
+    if (size > MAX_BODY_BYTES) {
+      const body = errorBody(413, "PAYLOAD_TOO_LARGE", `The request body exceeds ${MAX_BODY_BYTES} bytes.`);
+      send(res, entry, 413, jsonHeaders(), JSON.stringify(body));
+      return;
+    }
+    if (path !== API_ROOT && !path.startsWith(`${API_ROOT}/`)) {
+      const body = errorBody(404, "RESOURCE_NOT_FOUND", `Cannot find resource ${path}.`, [path]);
+      send(res, entry, 404, jsonHeaders(), JSON.stringify(body));
+      return;
+    }
+
+    const verdict = digest.verify(req.headers.authorization, method, target);
+    if (verdict.fields) entry.digest = scrubRecord(verdict.fields);
+    if (!verdict.ok) {
+      sendUnauthorized(res, entry, verdict.challenge);
+      return;
+    }
+    entry.authenticated = true;
+
+    const relPath = path.slice(API_ROOT.length) || "/";
+    const chosen = faults.take(method, relPath);
+    const fault = chosen?.fault;
+    if (chosen) entry.fault = chosen.name;
+    if (fault?.delayMs !== undefined) {
+      await sleep(fault.delayMs);
+      if (closing) return;
+    }
+    if (fault?.hang) return;
+    if (fault?.drop === "before") {
+      req.socket.destroy();
+      return;
+    }
+    const answersFault = fault !== undefined && (fault.raw !== undefined || fault.status !== undefined);
+    if (answersFault && !fault.actThenFail) {
+      sendFault(res, entry, fault);
+      return;
+    }
+
+    const result = handleApiRequest(
+      {
+        method,
+        relPath,
+        query,
+        rawBody,
+        contentType: req.headers["content-type"],
+        origin: `${scheme}://${req.headers.host ?? `${urlHost(host)}:${port}`}`,
+      },
+      state,
+    );
+
+    if (fault?.drop === "after") {
+      req.socket.destroy();
+      return;
+    }
+    if (answersFault) {
+      sendFault(res, entry, fault);
+      return;
+    }
+    const framed = frame(result, query);
+    if (fault?.drop === "mid") {
+      const buf = Buffer.from(framed.text);
+      entry.status = framed.status;
+      res.writeHead(framed.status, { ...framed.headers, "Content-Length": String(buf.length) });
+      res.write(buf.subarray(0, Math.max(1, Math.floor(buf.length / 2))), () => req.socket.destroy());
+      return;
+    }
+    send(res, entry, framed.status, framed.headers, framed.text);
+  };
+
+  const onRequest = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    handle(req, res).catch((error: unknown) => {
+      if (res.headersSent || res.destroyed) {
+        res.destroy();
+        return;
+      }
+      const body = errorBody(500, "UNEXPECTED_ERROR", `Unexpected error: ${(error as Error).message}`);
+      const text = JSON.stringify(body);
+      res.writeHead(500, {
+        "Content-Type": "application/json",
+        "Content-Length": String(Buffer.byteLength(text)),
+      });
+      res.end(text);
+    });
+  };
+
+  const server: http.Server = opts.tls
+    ? https.createServer({ key: opts.tls.key, cert: opts.tls.cert }, onRequest)
+    : http.createServer(onRequest);
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port ?? 0, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `${scheme}://${urlHost(host)}:${port}`;
+
+  return {
+    url,
+    apiRoot: `${url}${API_ROOT}`,
+    port,
+    orgId: state.orgId,
+    groupId: state.groupId,
+    publicKey: admin.publicKey,
+    privateKey: admin.privateKey,
+    requests,
+    faults,
+    state: {
+      apiKeys: (orgId) => state.apiKeys(orgId),
+      apiKey: (id) => state.apiKey(id),
+      addApiKey: (key) => state.addApiKey(key),
+      addApiKeys: (count, orgId) => state.addApiKeys(count, orgId),
+      updateApiKey: (id, change) => state.updateApiKey(id, change),
+      removeApiKey: (id) => state.removeApiKey(id),
+      addOrg: (orgId) => state.addOrg(orgId),
+      addGroup: (groupId) => state.addGroup(groupId),
+      jobs: (groupId) => state.jobs(groupId),
+    },
+    resetRequests: () => {
+      requests.length = 0;
+    },
+    close: () => {
+      if (!closing) {
+        closing = (async () => {
+          for (const timer of timers) clearTimeout(timer);
+          timers.clear();
+          const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+          // Idle keep-alive sockets and hanging requests would otherwise hold close() open.
+          server.closeAllConnections();
+          await closed;
+          await state.flush();
+        })();
+      }
+      return closing;
+    },
+  };
+}

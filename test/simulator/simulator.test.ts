@@ -1,0 +1,1060 @@
+import { execFileSync } from "node:child_process";
+import { createHash, randomBytes } from "node:crypto";
+import * as fs from "node:fs";
+import * as http from "node:http";
+import * as https from "node:https";
+import * as os from "node:os";
+import * as path from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startSimulator } from "../../simulator";
+import type { Simulator } from "../../simulator/types";
+
+const API_PATH = "/api/public/v1.0";
+const CHALLENGE_RE =
+  /^Digest realm="MMS Public API", domain="", nonce="([A-Za-z0-9+/=]+)", algorithm=MD5, qop="auth", stale=(true|false)$/;
+
+interface Reply {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  text: string;
+  reusedSocket: boolean;
+}
+
+interface Link {
+  href: string;
+  rel: string;
+}
+interface KeyBody {
+  id: string;
+  desc: string;
+  privateKey: string;
+  publicKey: string;
+  roles: { orgId?: string; groupId?: string; roleName: string }[];
+  links: Link[];
+}
+interface ListBody {
+  links: Link[];
+  results: KeyBody[];
+  totalCount: number;
+  status?: number;
+}
+interface ErrorBody {
+  detail: string;
+  error: number;
+  errorCode?: string;
+  parameters: unknown[];
+  reason: string;
+}
+
+function md5(text: string): string {
+  return createHash("md5").update(text).digest("hex");
+}
+
+/** One HTTP exchange; rejects when the connection fails. */
+function exchange(
+  url: string,
+  options: {
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    agent?: http.Agent;
+    timeoutMs?: number;
+  } = {},
+): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, {
+      method: options.method ?? "GET",
+      headers: options.headers,
+      agent: options.agent,
+    });
+    if (options.timeoutMs !== undefined) {
+      req.setTimeout(options.timeoutMs, () => req.destroy(new Error("client timeout")));
+    }
+    req.on("error", reject);
+    req.on("response", (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("error", reject);
+      res.on("aborted", () => reject(new Error("response aborted")));
+      res.on("end", () => {
+        if (!res.complete) {
+          reject(new Error("response incomplete"));
+          return;
+        }
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          text: Buffer.concat(chunks).toString("utf8"),
+          reusedSocket: req.reusedSocket,
+        });
+      });
+    });
+    req.end(options.body);
+  });
+}
+
+function authorization(
+  user: string,
+  password: string,
+  method: string,
+  uri: string,
+  nonce: string,
+  nc: number,
+): string {
+  const ncText = nc.toString(16).padStart(8, "0");
+  const cnonce = randomBytes(8).toString("hex");
+  const ha1 = md5(`${user}:MMS Public API:${password}`);
+  const ha2 = md5(`${method}:${uri}`);
+  const response = md5(`${ha1}:${nonce}:${ncText}:${cnonce}:auth:${ha2}`);
+  return `Digest username="${user}", realm="MMS Public API", nonce="${nonce}", uri="${uri}", algorithm=MD5, qop=auth, nc=${ncText}, cnonce="${cnonce}", response="${response}"`;
+}
+
+function nonceOf(reply: Reply): string {
+  const match = CHALLENGE_RE.exec(String(reply.headers["www-authenticate"]));
+  if (!match?.[1]) throw new Error(`no challenge in ${reply.status} reply`);
+  return match[1];
+}
+
+/** A minimal digest client that keeps its nonce and counts nc, as a careful client does. */
+class DigestClient {
+  nonce: string | undefined;
+  nc = 0;
+  constructor(
+    private readonly sim: Simulator,
+    private readonly user = sim.publicKey,
+    private readonly password = sim.privateKey,
+    private readonly agent?: http.Agent,
+  ) {}
+
+  async call(
+    method: string,
+    relPath: string,
+    body?: unknown,
+    extra: { headers?: Record<string, string>; rawBody?: string; timeoutMs?: number } = {},
+  ): Promise<Reply> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      if (this.nonce === undefined) {
+        this.nonce = nonceOf(
+          await exchange(`${this.sim.apiRoot}/orgs/${this.sim.orgId}/apiKeys`, { agent: this.agent }),
+        );
+        this.nc = 0;
+      }
+      const headers: Record<string, string> = {
+        Accept: "application/json",
+        Authorization: authorization(
+          this.user,
+          this.password,
+          method,
+          `${API_PATH}${relPath}`,
+          this.nonce,
+          ++this.nc,
+        ),
+        ...extra.headers,
+      };
+      const text = extra.rawBody ?? (body === undefined ? undefined : JSON.stringify(body));
+      if (text !== undefined && !extra.headers?.["Content-Type"])
+        headers["Content-Type"] = "application/json";
+      const reply = await exchange(`${this.sim.apiRoot}${relPath}`, {
+        method,
+        headers,
+        body: text,
+        agent: this.agent,
+        timeoutMs: extra.timeoutMs,
+      });
+      if (reply.status !== 401 || !reply.headers["www-authenticate"]) return reply;
+      this.nonce = nonceOf(reply);
+      this.nc = 0;
+      if (!String(reply.headers["www-authenticate"]).endsWith("stale=true")) return reply;
+    }
+    throw new Error("stale nonce loop");
+  }
+}
+
+function hasOpenssl(): boolean {
+  try {
+    execFileSync("openssl", ["version"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function json<T>(reply: Reply): T {
+  return JSON.parse(reply.text) as T;
+}
+
+describe("digest authentication", () => {
+  let sim: Simulator;
+  beforeAll(async () => {
+    sim = await startSimulator();
+  });
+  afterAll(() => sim.close());
+  beforeEach(() => sim.faults.clear());
+
+  it("an unauthenticated request gets the exact challenge and the 401 headers", async () => {
+    const reply = await exchange(`${sim.apiRoot}/orgs/${sim.orgId}/apiKeys`, {
+      headers: { Accept: "application/json" },
+    });
+    expect(reply.status).toBe(401);
+    expect(reply.headers["www-authenticate"]).toMatch(CHALLENGE_RE);
+    expect(String(reply.headers["www-authenticate"])).toMatch(/stale=false$/);
+    expect(reply.headers["content-type"]).toBe("application/json;charset=ISO-8859-1");
+    expect(reply.headers.date).toBeTruthy();
+    expect(reply.headers["content-length"]).toBe(String(Buffer.byteLength(reply.text)));
+    expect(reply.headers.connection).toBe("keep-alive");
+    expect(reply.text).toBe(
+      '{"detail":"You are not authorized for this resource.","error":401,"parameters":[],"reason":"Unauthorized"}',
+    );
+  });
+
+  it("each challenge carries a new nonce", async () => {
+    const url = `${sim.apiRoot}/orgs/${sim.orgId}/apiKeys`;
+    expect(nonceOf(await exchange(url))).not.toBe(nonceOf(await exchange(url)));
+  });
+
+  it("a correct digest response gets 200 with the vendor success headers", async () => {
+    const reply = await new DigestClient(sim).call("GET", `/orgs/${sim.orgId}/apiKeys`);
+    expect(reply.status).toBe(200);
+    expect(reply.headers["x-vendor-service-version"]).toMatch(
+      /^gitHash=[0-9a-f]{40}; versionString=\d+\.\d+\.\d+\.\S+$/,
+    );
+    expect(reply.headers.vary).toBe("Accept-Encoding");
+    expect(reply.headers["content-type"]).toBe("application/json");
+    expect(reply.headers["strict-transport-security"]).toBe("max-age=300");
+    expect(reply.headers.date).toBeTruthy();
+    expect(reply.headers.connection).toBe("keep-alive");
+    expect(reply.headers["content-length"]).toBe(String(Buffer.byteLength(reply.text)));
+  });
+
+  it("a wrong private key gets 401 without an errorCode", async () => {
+    const reply = await new DigestClient(sim, sim.publicKey, "not-the-key").call(
+      "GET",
+      `/orgs/${sim.orgId}/apiKeys`,
+    );
+    expect(reply.status).toBe(401);
+    expect(json<ErrorBody>(reply).errorCode).toBeUndefined();
+    expect(String(reply.headers["www-authenticate"])).toMatch(/stale=false$/);
+  });
+
+  it("an unknown public key gets 401", async () => {
+    const reply = await new DigestClient(sim, "nobody", sim.privateKey).call(
+      "GET",
+      `/orgs/${sim.orgId}/apiKeys`,
+    );
+    expect(reply.status).toBe(401);
+  });
+
+  it("any key of the simulator authenticates with its own private key", async () => {
+    const key = sim.state.addApiKey({ desc: "other user" });
+    const reply = await new DigestClient(sim, key.publicKey, key.privateKey).call(
+      "GET",
+      `/orgs/${sim.orgId}/apiKeys`,
+    );
+    expect(reply.status).toBe(200);
+  });
+
+  it("one nonce serves many requests while nc increases", async () => {
+    const client = new DigestClient(sim);
+    for (let i = 0; i < 5; i++)
+      expect((await client.call("GET", `/orgs/${sim.orgId}/apiKeys`)).status).toBe(200);
+    expect(client.nc).toBe(5);
+  });
+
+  it("a replayed nc for the same nonce is refused with a fresh challenge, stale=false", async () => {
+    const nonce = nonceOf(await exchange(`${sim.apiRoot}/orgs/${sim.orgId}/apiKeys`));
+    const uri = `${API_PATH}/orgs/${sim.orgId}/apiKeys`;
+    const header = authorization(sim.publicKey, sim.privateKey, "GET", uri, nonce, 1);
+    const first = await exchange(`${sim.url}${uri}`, { headers: { Authorization: header } });
+    expect(first.status).toBe(200);
+    const replay = await exchange(`${sim.url}${uri}`, { headers: { Authorization: header } });
+    expect(replay.status).toBe(401);
+    expect(String(replay.headers["www-authenticate"])).toMatch(/stale=false$/);
+    expect(nonceOf(replay)).not.toBe(nonce);
+  });
+
+  it("an unknown nonce is refused with stale=false", async () => {
+    const uri = `${API_PATH}/orgs/${sim.orgId}/apiKeys`;
+    const header = authorization(sim.publicKey, sim.privateKey, "GET", uri, "bm90LWlzc3VlZA==", 1);
+    const reply = await exchange(`${sim.url}${uri}`, { headers: { Authorization: header } });
+    expect(reply.status).toBe(401);
+    expect(String(reply.headers["www-authenticate"])).toMatch(/stale=false$/);
+  });
+
+  it("an expired nonce with right credentials gets stale=true and a new nonce", async () => {
+    sim.faults.nonceLifetime(30);
+    const nonce = nonceOf(await exchange(`${sim.apiRoot}/orgs/${sim.orgId}/apiKeys`));
+    await new Promise((r) => setTimeout(r, 80));
+    const uri = `${API_PATH}/orgs/${sim.orgId}/apiKeys`;
+    const reply = await exchange(`${sim.url}${uri}`, {
+      headers: { Authorization: authorization(sim.publicKey, sim.privateKey, "GET", uri, nonce, 1) },
+    });
+    expect(reply.status).toBe(401);
+    expect(reply.headers["www-authenticate"]).toMatch(CHALLENGE_RE);
+    expect(String(reply.headers["www-authenticate"])).toMatch(/stale=true$/);
+    expect(nonceOf(reply)).not.toBe(nonce);
+  });
+
+  it("an expired nonce with wrong credentials gets stale=false", async () => {
+    sim.faults.nonceLifetime(30);
+    const nonce = nonceOf(await exchange(`${sim.apiRoot}/orgs/${sim.orgId}/apiKeys`));
+    await new Promise((r) => setTimeout(r, 80));
+    const uri = `${API_PATH}/orgs/${sim.orgId}/apiKeys`;
+    const reply = await exchange(`${sim.url}${uri}`, {
+      headers: { Authorization: authorization(sim.publicKey, "wrong", "GET", uri, nonce, 1) },
+    });
+    expect(String(reply.headers["www-authenticate"])).toMatch(/stale=false$/);
+  });
+
+  it("refusing nonce reuse accepts nc 00000001 once per nonce and answers reuse with stale=false", async () => {
+    sim.faults.refuseNonceReuse(true);
+    const client = new DigestClient(sim);
+    const uri = `${API_PATH}/orgs/${sim.orgId}/apiKeys`;
+    const nonce = nonceOf(await exchange(`${sim.url}${uri}`));
+    const ok = await exchange(`${sim.url}${uri}`, {
+      headers: { Authorization: authorization(sim.publicKey, sim.privateKey, "GET", uri, nonce, 1) },
+    });
+    expect(ok.status).toBe(200);
+    const second = await exchange(`${sim.url}${uri}`, {
+      headers: { Authorization: authorization(sim.publicKey, sim.privateKey, "GET", uri, nonce, 2) },
+    });
+    expect(second.status).toBe(401);
+    expect(String(second.headers["www-authenticate"])).toMatch(/stale=false$/);
+    const fresh = nonceOf(second);
+    const skipped = await exchange(`${sim.url}${uri}`, {
+      headers: { Authorization: authorization(sim.publicKey, sim.privateKey, "GET", uri, fresh, 2) },
+    });
+    expect(skipped.status).toBe(401);
+    sim.faults.refuseNonceReuse(false);
+    expect((await client.call("GET", `/orgs/${sim.orgId}/apiKeys`)).status).toBe(200);
+  });
+
+  it("a uri that differs from the request target is refused", async () => {
+    const nonce = nonceOf(await exchange(`${sim.apiRoot}/orgs/${sim.orgId}/apiKeys`));
+    const signed = `${API_PATH}/orgs/${sim.orgId}/apiKeys`;
+    const reply = await exchange(`${sim.url}${signed}?pageNum=2`, {
+      headers: { Authorization: authorization(sim.publicKey, sim.privateKey, "GET", signed, nonce, 1) },
+    });
+    expect(reply.status).toBe(401);
+  });
+
+  it("the uri includes the query string as sent", async () => {
+    const reply = await new DigestClient(sim).call(
+      "GET",
+      `/orgs/${sim.orgId}/apiKeys?itemsPerPage=2&pageNum=1`,
+    );
+    expect(reply.status).toBe(200);
+  });
+
+  it("many requests share one keep-alive socket", async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const client = new DigestClient(sim, sim.publicKey, sim.privateKey, agent);
+      const replies: Reply[] = [];
+      for (let i = 0; i < 10; i++)
+        replies.push(await client.call("GET", `/orgs/${sim.orgId}/apiKeys?itemsPerPage=1`));
+      expect(replies.every((r) => r.status === 200)).toBe(true);
+      expect(replies.slice(1).every((r) => r.reusedSocket)).toBe(true);
+    } finally {
+      agent.destroy();
+    }
+  });
+});
+
+describe("the three operations", () => {
+  let sim: Simulator;
+  let client: DigestClient;
+  beforeAll(async () => {
+    sim = await startSimulator();
+    client = new DigestClient(sim);
+  });
+  afterAll(() => sim.close());
+  beforeEach(() => sim.faults.clear());
+
+  it("the default seed is an admin ORG_OWNER key plus five generated keys in creation order", () => {
+    const keys = sim.state.apiKeys(sim.orgId);
+    expect(sim.orgId).toBe("5f0000000000000000000001");
+    expect(sim.groupId).toBe("5f0000000000000000000002");
+    expect(sim.publicKey).toBe("simadmin");
+    expect(keys).toHaveLength(6);
+    expect(keys[0]?.publicKey).toBe("simadmin");
+    expect(keys[0]?.roles).toEqual([{ orgId: sim.orgId, roleName: "ORG_OWNER" }]);
+    for (const key of keys.slice(1)) {
+      expect(key.id).toMatch(/^[0-9a-f]{24}$/);
+      expect(key.publicKey).toMatch(/^[a-z]{8}$/);
+      expect(key.privateKey).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(key.desc).toMatch(/^generated key \d+$/);
+      expect(key.roles.filter((r) => r.orgId === sim.orgId).length).toBeGreaterThanOrEqual(1);
+    }
+  });
+
+  it("a key in the list carries a redacted private key, its roles and an absolute self link", async () => {
+    const reply = await client.call("GET", `/orgs/${sim.orgId}/apiKeys`);
+    const body = json<ListBody>(reply);
+    const admin = body.results[0];
+    expect(admin).toEqual({
+      id: "5f0000000000000000000003",
+      desc: "simulator admin key",
+      privateKey: `********-****-****-${sim.privateKey.slice(-12)}`,
+      publicKey: "simadmin",
+      roles: [{ orgId: sim.orgId, roleName: "ORG_OWNER" }],
+      links: [{ href: `${sim.apiRoot}/orgs/${sim.orgId}/apiKeys/5f0000000000000000000003`, rel: "self" }],
+    });
+    expect(reply.text).not.toContain(sim.privateKey);
+  });
+
+  it("the default page holds 100 items and its self link carries pageNum=1 and itemsPerPage=100", async () => {
+    const body = json<ListBody>(await client.call("GET", `/orgs/${sim.orgId}/apiKeys`));
+    expect(body.links).toEqual([
+      { href: `${sim.apiRoot}/orgs/${sim.orgId}/apiKeys?pageNum=1&itemsPerPage=100`, rel: "self" },
+    ]);
+    expect(body.totalCount).toBe(body.results.length);
+  });
+
+  it("1,234 keys at 500 per page are three pages with totalCount, next and previous links", async () => {
+    const orgId = "5f00000000000000000000aa";
+    sim.state.addOrg(orgId);
+    sim.state.addApiKeys(1234, orgId);
+    const base = `${sim.apiRoot}/orgs/${orgId}/apiKeys`;
+    const pages: ListBody[] = [];
+    for (const n of [1, 2, 3]) {
+      const reply = await client.call("GET", `/orgs/${orgId}/apiKeys?pageNum=${n}&itemsPerPage=500`);
+      expect(reply.status).toBe(200);
+      pages.push(json<ListBody>(reply));
+    }
+    expect(pages.map((p) => p.results.length)).toEqual([500, 500, 234]);
+    expect(pages.map((p) => p.totalCount)).toEqual([1234, 1234, 1234]);
+    expect(pages[0]?.links).toEqual([
+      { href: `${base}?pageNum=1&itemsPerPage=500`, rel: "self" },
+      { href: `${base}?pageNum=2&itemsPerPage=500`, rel: "next" },
+    ]);
+    expect(pages[1]?.links).toEqual([
+      { href: `${base}?pageNum=2&itemsPerPage=500`, rel: "self" },
+      { href: `${base}?pageNum=1&itemsPerPage=500`, rel: "previous" },
+      { href: `${base}?pageNum=3&itemsPerPage=500`, rel: "next" },
+    ]);
+    expect(pages[2]?.links.map((l) => l.rel)).toEqual(["self", "previous"]);
+    const ids = pages.flatMap((p) => p.results.map((k) => k.id));
+    expect(ids).toEqual(sim.state.apiKeys(orgId).map((k) => k.id));
+    const beyond = json<ListBody>(
+      await client.call("GET", `/orgs/${orgId}/apiKeys?pageNum=4&itemsPerPage=500`),
+    );
+    expect(beyond.results).toEqual([]);
+    expect(beyond.totalCount).toBe(1234);
+  });
+
+  it("a 5,000-key organization lists any page", async () => {
+    const orgId = "5f00000000000000000000bb";
+    sim.state.addApiKeys(5000, orgId);
+    const body = json<ListBody>(
+      await client.call("GET", `/orgs/${orgId}/apiKeys?pageNum=10&itemsPerPage=500`),
+    );
+    expect(body.totalCount).toBe(5000);
+    expect(body.results).toHaveLength(500);
+    expect(body.links.map((l) => l.rel)).toEqual(["self", "previous"]);
+  });
+
+  it("itemsPerPage outside 1 to 500 or a pageNum that is not a positive integer is 400 INVALID_QUERY_PARAMETER", async () => {
+    for (const query of [
+      "itemsPerPage=501",
+      "itemsPerPage=0",
+      "pageNum=0",
+      "pageNum=1.5",
+      "pageNum=abc",
+      "itemsPerPage=-1",
+    ]) {
+      const reply = await client.call("GET", `/orgs/${sim.orgId}/apiKeys?${query}`);
+      expect(reply.status, query).toBe(400);
+      expect(json<ErrorBody>(reply)).toMatchObject({
+        error: 400,
+        errorCode: "INVALID_QUERY_PARAMETER",
+        reason: "Bad Request",
+      });
+    }
+    expect((await client.call("GET", `/orgs/${sim.orgId}/apiKeys?itemsPerPage=500`)).status).toBe(200);
+  });
+
+  it("pretty=true pretty-prints the body and the self link keeps pretty", async () => {
+    const reply = await client.call("GET", `/orgs/${sim.orgId}/apiKeys?pretty=true&itemsPerPage=2`);
+    expect(reply.text).toContain('\n  "links": [');
+    const body = json<ListBody>(reply);
+    expect(body.links[0]?.href).toBe(
+      `${sim.apiRoot}/orgs/${sim.orgId}/apiKeys?pageNum=1&itemsPerPage=2&pretty=true`,
+    );
+    const compact = await client.call("GET", `/orgs/${sim.orgId}/apiKeys?itemsPerPage=2`);
+    expect(compact.text).not.toContain("\n");
+  });
+
+  it("envelope=true on the list adds a status field and answers HTTP 200", async () => {
+    const reply = await client.call("GET", `/orgs/${sim.orgId}/apiKeys?envelope=true&itemsPerPage=1`);
+    expect(reply.status).toBe(200);
+    const body = json<ListBody>(reply);
+    expect(body.status).toBe(200);
+    expect(body.results).toHaveLength(1);
+  });
+
+  it("envelope=true on a single result wraps it with status and envelope", async () => {
+    const key = sim.state.addApiKey({});
+    const patch = await client.call("PATCH", `/orgs/${sim.orgId}/apiKeys/${key.id}?envelope=true`, {
+      desc: "wrapped",
+    });
+    expect(patch.status).toBe(200);
+    expect(json<{ status: number; envelope: KeyBody }>(patch)).toMatchObject({
+      status: 200,
+      envelope: { desc: "wrapped" },
+    });
+    const post = await client.call(
+      "POST",
+      `/groups/${sim.groupId}/logCollectionJobs?envelope=true`,
+      validJob(),
+    );
+    expect(post.status).toBe(200);
+    expect(json<{ status: number; envelope: { id: string } }>(post)).toEqual({
+      status: 201,
+      envelope: { id: expect.stringMatching(/^[0-9a-f]{24}$/) },
+    });
+    const missing = await client.call("GET", `/orgs/5f00000000000000000000ff/apiKeys?envelope=true`);
+    expect(missing.status).toBe(200);
+    expect(json<{ status: number; envelope: ErrorBody }>(missing)).toMatchObject({
+      status: 404,
+      envelope: { errorCode: "ORG_NOT_FOUND" },
+    });
+  });
+
+  it("an unknown org is 404 ORG_NOT_FOUND in the server's error shape", async () => {
+    const reply = await client.call("GET", `/orgs/5f00000000000000000000ff/apiKeys`);
+    expect(reply.status).toBe(404);
+    const body = json<ErrorBody>(reply);
+    expect(Object.keys(body)).toEqual(["detail", "error", "errorCode", "parameters", "reason"]);
+    expect(body).toMatchObject({ error: 404, errorCode: "ORG_NOT_FOUND", reason: "Not Found" });
+  });
+
+  it("an unknown route is 404 RESOURCE_NOT_FOUND and a wrong method is 405", async () => {
+    const route = await client.call("GET", `/orgs/${sim.orgId}/widgets`);
+    expect(route.status).toBe(404);
+    expect(json<ErrorBody>(route).errorCode).toBe("RESOURCE_NOT_FOUND");
+    const method = await client.call("DELETE", `/orgs/${sim.orgId}/apiKeys`);
+    expect(method.status).toBe(405);
+    expect(json<ErrorBody>(method).error).toBe(405);
+  });
+
+  it("a PATCH with only desc changes desc and keeps the roles", async () => {
+    const key = sim.state.addApiKey({
+      roles: [
+        { orgId: sim.orgId, roleName: "ORG_MEMBER" },
+        { groupId: sim.groupId, roleName: "GROUP_OWNER" },
+      ],
+    });
+    const reply = await client.call("PATCH", `/orgs/${sim.orgId}/apiKeys/${key.id}`, { desc: "new words" });
+    expect(reply.status).toBe(200);
+    expect(json<KeyBody>(reply)).toMatchObject({
+      id: key.id,
+      desc: "new words",
+      publicKey: key.publicKey,
+      privateKey: `********-****-****-${key.privateKey.slice(-12)}`,
+      roles: key.roles,
+      links: [{ href: `${sim.apiRoot}/orgs/${sim.orgId}/apiKeys/${key.id}`, rel: "self" }],
+    });
+    expect(sim.state.apiKey(key.id)?.desc).toBe("new words");
+  });
+
+  it("a PATCH with roles replaces the org roles, collapses duplicates and keeps project roles", async () => {
+    const key = sim.state.addApiKey({
+      desc: "kept",
+      roles: [
+        { orgId: sim.orgId, roleName: "ORG_OWNER" },
+        { groupId: sim.groupId, roleName: "GROUP_READ_ONLY" },
+      ],
+    });
+    const reply = await client.call("PATCH", `/orgs/${sim.orgId}/apiKeys/${key.id}`, {
+      roles: ["ORG_READ_ONLY", "ORG_MEMBER", "ORG_READ_ONLY"],
+    });
+    expect(reply.status).toBe(200);
+    const body = json<KeyBody>(reply);
+    expect(body.desc).toBe("kept");
+    expect(body.roles).toEqual([
+      { orgId: sim.orgId, roleName: "ORG_READ_ONLY" },
+      { orgId: sim.orgId, roleName: "ORG_MEMBER" },
+      { groupId: sim.groupId, roleName: "GROUP_READ_ONLY" },
+    ]);
+    expect(sim.state.apiKey(key.id)?.roles).toEqual(body.roles);
+  });
+
+  it("a PATCH with neither desc nor roles is 400 MISSING_ATTRIBUTE and changes nothing", async () => {
+    const key = sim.state.addApiKey({ desc: "same" });
+    const reply = await client.call("PATCH", `/orgs/${sim.orgId}/apiKeys/${key.id}`, {});
+    expect(reply.status).toBe(400);
+    expect(json<ErrorBody>(reply).errorCode).toBe("MISSING_ATTRIBUTE");
+    expect(sim.state.apiKey(key.id)).toEqual(key);
+  });
+
+  it("a PATCH with invalid values is 400 naming the attribute", async () => {
+    const key = sim.state.addApiKey({});
+    const cases: [unknown, string, string][] = [
+      [{ desc: "" }, "INVALID_ATTRIBUTE", "desc"],
+      [{ desc: "x".repeat(251) }, "INVALID_ATTRIBUTE", "desc"],
+      [{ desc: 7 }, "INVALID_ATTRIBUTE", "desc"],
+      [{ roles: [] }, "INVALID_ATTRIBUTE", "roles"],
+      [{ roles: "ORG_OWNER" }, "INVALID_ATTRIBUTE", "roles"],
+      [{ roles: ["GROUP_OWNER"] }, "INVALID_ATTRIBUTE", "roles"],
+      [{ roles: ["ORG_KING"] }, "INVALID_ENUM_VALUE", "ORG_KING"],
+      [{ desc: "ok", publicKey: "abc" }, "INVALID_ATTRIBUTE", "publicKey"],
+    ];
+    for (const [body, errorCode, named] of cases) {
+      const reply = await client.call("PATCH", `/orgs/${sim.orgId}/apiKeys/${key.id}`, body);
+      expect(reply.status, JSON.stringify(body)).toBe(400);
+      const error = json<ErrorBody>(reply);
+      expect(error.errorCode).toBe(errorCode);
+      expect(error.detail).toContain(named);
+    }
+    expect(
+      (await client.call("PATCH", `/orgs/${sim.orgId}/apiKeys/${key.id}`, { desc: "y".repeat(250) })).status,
+    ).toBe(200);
+  });
+
+  it("a PATCH of an unknown key is 404 API_KEY_NOT_FOUND, bad JSON is 400 INVALID_JSON, no JSON type is 415", async () => {
+    const missing = await client.call("PATCH", `/orgs/${sim.orgId}/apiKeys/5f00000000000000000000ee`, {
+      desc: "x",
+    });
+    expect(missing.status).toBe(404);
+    expect(json<ErrorBody>(missing).errorCode).toBe("API_KEY_NOT_FOUND");
+    const key = sim.state.addApiKey({});
+    const bad = await client.call("PATCH", `/orgs/${sim.orgId}/apiKeys/${key.id}`, undefined, {
+      rawBody: "{desc:",
+    });
+    expect(bad.status).toBe(400);
+    expect(json<ErrorBody>(bad).errorCode).toBe("INVALID_JSON");
+    const typeless = await client.call("PATCH", `/orgs/${sim.orgId}/apiKeys/${key.id}`, undefined, {
+      rawBody: '{"desc":"x"}',
+      headers: { "Content-Type": "text/plain" },
+    });
+    expect(typeless.status).toBe(415);
+    expect(json<ErrorBody>(typeless).error).toBe(415);
+  });
+
+  it("a valid log collection job is created with 201 and a 24-hex id, and stored", async () => {
+    const before = sim.state.jobs(sim.groupId).length;
+    const reply = await client.call("POST", `/groups/${sim.groupId}/logCollectionJobs`, validJob());
+    expect(reply.status).toBe(201);
+    const { id } = json<{ id: string }>(reply);
+    expect(id).toMatch(/^[0-9a-f]{24}$/);
+    expect(Object.keys(json<object>(reply))).toEqual(["id"]);
+    const jobs = sim.state.jobs(sim.groupId);
+    expect(jobs).toHaveLength(before + 1);
+    expect(jobs.at(-1)).toMatchObject({ id, groupId: sim.groupId, ...validJob() });
+  });
+
+  it("every log collection job field is required and validated", async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ resourceType: undefined }, "MISSING_ATTRIBUTE"],
+      [{ resourceType: "SHARD" }, "INVALID_ENUM_VALUE"],
+      [{ resourceName: "" }, "INVALID_ATTRIBUTE"],
+      [{ resourceName: 5 }, "INVALID_ATTRIBUTE"],
+      [{ sizeRequestedPerFileBytes: 0 }, "INVALID_ATTRIBUTE"],
+      [{ sizeRequestedPerFileBytes: 1.5 }, "INVALID_ATTRIBUTE"],
+      [{ sizeRequestedPerFileBytes: "10" }, "INVALID_ATTRIBUTE"],
+      [{ logTypes: [] }, "INVALID_ATTRIBUTE"],
+      [{ logTypes: ["DATABASE", "KERNEL"] }, "INVALID_ENUM_VALUE"],
+      [{ redacted: "yes" }, "INVALID_ATTRIBUTE"],
+      [{ redacted: undefined }, "MISSING_ATTRIBUTE"],
+      [{ extra: 1 }, "INVALID_ATTRIBUTE"],
+    ];
+    const before = sim.state.jobs().length;
+    for (const [change, errorCode] of cases) {
+      const body = { ...validJob(), ...change };
+      const reply = await client.call("POST", `/groups/${sim.groupId}/logCollectionJobs`, body);
+      expect(reply.status, JSON.stringify(change)).toBe(400);
+      expect(json<ErrorBody>(reply).errorCode, JSON.stringify(change)).toBe(errorCode);
+    }
+    expect(sim.state.jobs()).toHaveLength(before);
+  });
+
+  it("a malformed group id is 400 INVALID_GROUP_ID and an unknown one 404 GROUP_NOT_FOUND", async () => {
+    const malformed = await client.call("POST", "/groups/not-a-group/logCollectionJobs", validJob());
+    expect(malformed.status).toBe(400);
+    expect(json<ErrorBody>(malformed).errorCode).toBe("INVALID_GROUP_ID");
+    const unknown = await client.call(
+      "POST",
+      "/groups/5f00000000000000000000dd/logCollectionJobs",
+      validJob(),
+    );
+    expect(unknown.status).toBe(404);
+    expect(json<ErrorBody>(unknown).errorCode).toBe("GROUP_NOT_FOUND");
+    sim.state.addGroup("5f00000000000000000000dd");
+    const seeded = await client.call(
+      "POST",
+      "/groups/5f00000000000000000000dd/logCollectionJobs",
+      validJob(),
+    );
+    expect(seeded.status).toBe(201);
+  });
+
+  it("a key changed outside the API shows the change in the next list", async () => {
+    const key = sim.state.addApiKey({ orgId: "5f00000000000000000000cc" });
+    sim.state.updateApiKey(key.id, { desc: "changed by hand" });
+    const body = json<ListBody>(await client.call("GET", "/orgs/5f00000000000000000000cc/apiKeys"));
+    expect(body.results.map((k) => k.desc)).toEqual(["changed by hand"]);
+    sim.state.removeApiKey(key.id);
+    expect(
+      json<ListBody>(await client.call("GET", "/orgs/5f00000000000000000000cc/apiKeys")).totalCount,
+    ).toBe(0);
+  });
+});
+
+function validJob() {
+  return {
+    resourceType: "REPLICASET",
+    resourceName: "rs0",
+    sizeRequestedPerFileBytes: 10_000_000,
+    logTypes: ["DATABASE", "FTDC"],
+    redacted: true,
+  };
+}
+
+describe("fault injection", () => {
+  let sim: Simulator;
+  let client: DigestClient;
+  const jobPath = () => `/groups/${sim.groupId}/logCollectionJobs`;
+  beforeAll(async () => {
+    sim = await startSimulator();
+    client = new DigestClient(sim);
+  });
+  afterAll(() => sim.close());
+  beforeEach(() => {
+    sim.faults.clear();
+    sim.resetRequests();
+    client.nonce = undefined;
+  });
+
+  it("a status fault answers after authentication with the error shape and does not act", async () => {
+    sim.faults.add({ method: "POST", status: 503 });
+    const before = sim.state.jobs().length;
+    const reply = await client.call("POST", jobPath(), validJob());
+    expect(reply.status).toBe(503);
+    expect(json<ErrorBody>(reply)).toMatchObject({
+      error: 503,
+      errorCode: "SERVICE_UNAVAILABLE",
+      reason: "Service Unavailable",
+    });
+    expect(sim.state.jobs()).toHaveLength(before);
+    expect(sim.requests.map((r) => [r.authenticated, r.status, r.fault])).toEqual([
+      [false, 401, undefined],
+      [true, 503, "status-503"],
+    ]);
+    expect((await client.call("POST", jobPath(), validJob())).status).toBe(201);
+  });
+
+  it("a 429 fault carries RATE_LIMITED and Retry-After", async () => {
+    sim.faults.add({ status: 429, retryAfterSeconds: 7 });
+    const reply = await client.call("GET", `/orgs/${sim.orgId}/apiKeys`);
+    expect(reply.status).toBe(429);
+    expect(reply.headers["retry-after"]).toBe("7");
+    expect(json<ErrorBody>(reply).errorCode).toBe("RATE_LIMITED");
+  });
+
+  it("faults match by method and path prefix, in order, as many times as asked", async () => {
+    sim.faults.add({ method: "PATCH", status: 500 }, { pathPrefix: "/orgs/", status: 502, times: 2 });
+    const list = `/orgs/${sim.orgId}/apiKeys`;
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await client.call("GET", list)).status);
+    expect(statuses).toEqual([502, 502, 200]);
+    const key = sim.state.addApiKey({});
+    expect((await client.call("PATCH", `${list}/${key.id}`, { desc: "z" })).status).toBe(500);
+    expect((await client.call("PATCH", `${list}/${key.id}`, { desc: "z" })).status).toBe(200);
+  });
+
+  it("a delay fault answers normally after the delay", async () => {
+    sim.faults.add({ delayMs: 150 });
+    const started = Date.now();
+    const reply = await client.call("GET", `/orgs/${sim.orgId}/apiKeys`);
+    expect(reply.status).toBe(200);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+  });
+
+  it("drop before closes the connection without creating the job", async () => {
+    await client.call("GET", `/orgs/${sim.orgId}/apiKeys?itemsPerPage=1`);
+    sim.faults.add({ method: "POST", drop: "before" });
+    const before = sim.state.jobs().length;
+    await expect(client.call("POST", jobPath(), validJob())).rejects.toThrow();
+    expect(sim.state.jobs()).toHaveLength(before);
+    expect(sim.requests.at(-1)).toMatchObject({ status: 0, fault: "drop-before", authenticated: true });
+  });
+
+  it("drop after creates the job and closes the connection before any response", async () => {
+    await client.call("GET", `/orgs/${sim.orgId}/apiKeys?itemsPerPage=1`);
+    sim.faults.add({ method: "POST", drop: "after" });
+    const before = sim.state.jobs().length;
+    await expect(client.call("POST", jobPath(), validJob())).rejects.toThrow();
+    expect(sim.state.jobs()).toHaveLength(before + 1);
+    expect(sim.requests.at(-1)).toMatchObject({ status: 0, fault: "drop-after" });
+  });
+
+  it("drop mid acts, sends the headers and part of the body, then closes", async () => {
+    await client.call("GET", `/orgs/${sim.orgId}/apiKeys?itemsPerPage=1`);
+    sim.faults.add({ method: "POST", drop: "mid" });
+    const before = sim.state.jobs().length;
+    await expect(client.call("POST", jobPath(), validJob())).rejects.toThrow(
+      /aborted|incomplete|hang up|ECONNRESET/,
+    );
+    expect(sim.state.jobs()).toHaveLength(before + 1);
+    expect(sim.requests.at(-1)).toMatchObject({ status: 201, fault: "drop-mid" });
+  });
+
+  it("actThenFail creates the job and still answers the error", async () => {
+    sim.faults.add({ method: "POST", status: 500, actThenFail: true });
+    const before = sim.state.jobs().length;
+    const reply = await client.call("POST", jobPath(), validJob());
+    expect(reply.status).toBe(500);
+    expect(sim.state.jobs()).toHaveLength(before + 1);
+  });
+
+  it("a raw fault answers its own status, content type and body", async () => {
+    sim.faults.add({ raw: { status: 200, contentType: "text/html", body: "<html>login</html>" } });
+    const reply = await client.call("GET", `/orgs/${sim.orgId}/apiKeys`);
+    expect(reply.status).toBe(200);
+    expect(reply.headers["content-type"]).toBe("text/html");
+    expect(reply.text).toBe("<html>login</html>");
+  });
+
+  it("a hang fault never answers", async () => {
+    sim.faults.add({ hang: true });
+    await expect(
+      client.call("GET", `/orgs/${sim.orgId}/apiKeys`, undefined, { timeoutMs: 200 }),
+    ).rejects.toThrow("client timeout");
+    expect(sim.requests.at(-1)).toMatchObject({ status: 0, fault: "hang" });
+  });
+
+  it("a 401 fault answers a fresh challenge after good credentials", async () => {
+    sim.faults.add({ status: 401 });
+    const reply = await client.call("GET", `/orgs/${sim.orgId}/apiKeys`);
+    expect(reply.status).toBe(401);
+    expect(reply.headers["www-authenticate"]).toMatch(CHALLENGE_RE);
+    expect(json<ErrorBody>(reply).errorCode).toBeUndefined();
+    expect((await client.call("GET", `/orgs/${sim.orgId}/apiKeys`)).status).toBe(200);
+    expect(sim.requests.map((r) => [r.authenticated, r.status])).toEqual([
+      [false, 401],
+      [true, 401],
+      [true, 200],
+    ]);
+  });
+
+  it("chaos with a seed injects the same faults on every run", async () => {
+    const run = async () => {
+      sim.faults.chaos({ rate503: 0.2, rate429: 0.2, seed: 42 });
+      const statuses: number[] = [];
+      for (let i = 0; i < 20; i++)
+        statuses.push((await client.call("GET", `/orgs/${sim.orgId}/apiKeys?itemsPerPage=1`)).status);
+      sim.faults.chaos(undefined);
+      return statuses;
+    };
+    const first = await run();
+    expect(first).toEqual(await run());
+    expect(first).toContain(503);
+    expect(first).toContain(429);
+    expect(first).toContain(200);
+  });
+
+  it("chaos drop-mid acts and cuts the response", async () => {
+    sim.faults.chaos({ rateDropMid: 1 });
+    const before = sim.state.jobs().length;
+    await client.call("GET", `/orgs/${sim.orgId}/apiKeys?itemsPerPage=1`).catch(() => undefined);
+    await expect(client.call("POST", jobPath(), validJob())).rejects.toThrow();
+    expect(sim.state.jobs()).toHaveLength(before + 1);
+    expect(sim.requests.at(-1)?.fault).toBe("chaos-drop-mid");
+  });
+
+  it("clear removes queued faults and chaos", async () => {
+    sim.faults.add({ status: 500, times: 5 });
+    sim.faults.chaos({ rate503: 1 });
+    sim.faults.clear();
+    expect((await client.call("GET", `/orgs/${sim.orgId}/apiKeys`)).status).toBe(200);
+  });
+});
+
+describe("request log", () => {
+  let sim: Simulator;
+  beforeAll(async () => {
+    sim = await startSimulator({ seed: { keys: 3 } });
+  });
+  afterAll(() => sim.close());
+
+  it("records challenged and authenticated requests with digest fields and parsed bodies", async () => {
+    const client = new DigestClient(sim);
+    const key = sim.state.addApiKey({});
+    await client.call("PATCH", `/orgs/${sim.orgId}/apiKeys/${key.id}?pretty=true`, { desc: "logged" });
+    const [challenged, ok] = sim.requests.slice(-2);
+    expect(challenged).toMatchObject({ authenticated: false, status: 401, method: "GET" });
+    expect(ok).toMatchObject({
+      method: "PATCH",
+      path: `${API_PATH}/orgs/${sim.orgId}/apiKeys/${key.id}`,
+      query: { pretty: "true" },
+      rawBody: '{"desc":"logged"}',
+      body: { desc: "logged" },
+      authenticated: true,
+      status: 200,
+    });
+    expect(ok?.digest).toMatchObject({
+      username: sim.publicKey,
+      nc: "00000001",
+      qop: "auth",
+      realm: "MMS Public API",
+    });
+    expect(ok?.headers?.authorization).toBeUndefined();
+    expect(ok?.seq).toBe((challenged?.seq ?? 0) + 1);
+  });
+
+  it("never holds a private key, even one a client sends in a body or query", async () => {
+    const client = new DigestClient(sim);
+    const other = sim.state.apiKeys(sim.orgId)[1];
+    const key = sim.state.addApiKey({});
+    await client.call("PATCH", `/orgs/${sim.orgId}/apiKeys/${key.id}?note=${sim.privateKey}`, {
+      desc: `leak ${sim.privateKey} ${other?.privateKey}`,
+    });
+    await new DigestClient(sim, sim.publicKey, "wrong").call("GET", `/orgs/${sim.orgId}/apiKeys`);
+    const log = JSON.stringify(sim.requests);
+    expect(log).not.toContain(sim.privateKey);
+    expect(log).not.toContain(String(other?.privateKey));
+    expect(log).toContain("[REDACTED]");
+  });
+
+  it("resetRequests empties the log and record:false keeps it empty", async () => {
+    sim.resetRequests();
+    expect(sim.requests).toHaveLength(0);
+    const quiet = await startSimulator({ record: false });
+    try {
+      await new DigestClient(quiet).call("GET", `/orgs/${quiet.orgId}/apiKeys`);
+      expect(quiet.requests).toHaveLength(0);
+    } finally {
+      await quiet.close();
+    }
+  });
+});
+
+describe("state", () => {
+  it("the same seed gives the same keys and a different seed different ones", async () => {
+    const a = await startSimulator({ seed: { keys: 4 } });
+    const b = await startSimulator({ seed: { keys: 4 } });
+    const c = await startSimulator({ seed: { keys: 4, randomSeed: 9 } });
+    try {
+      expect(a.state.apiKeys()).toEqual(b.state.apiKeys());
+      expect(a.state.apiKeys()).not.toEqual(c.state.apiKeys());
+    } finally {
+      await Promise.all([a.close(), b.close(), c.close()]);
+    }
+  });
+
+  it("a state file written by one simulator is loaded by the next", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "opsmanager-sim-"));
+    const stateFile = path.join(dir, "state.json");
+    try {
+      const first = await startSimulator({
+        stateFile,
+        seed: { keys: 2, publicKey: "filekey", privateKey: "11111111-2222-4333-8444-555555555555" },
+      });
+      const client = new DigestClient(first);
+      const key = first.state.apiKeys(first.orgId)[1];
+      if (!key) throw new Error("no generated key");
+      expect(
+        (await client.call("PATCH", `/orgs/${first.orgId}/apiKeys/${key.id}`, { roles: ["ORG_MEMBER"] }))
+          .status,
+      ).toBe(200);
+      const job = json<{ id: string }>(
+        await client.call("POST", `/groups/${first.groupId}/logCollectionJobs`, validJob()),
+      );
+      await first.close();
+      const saved = JSON.parse(fs.readFileSync(stateFile, "utf8")) as { apiKeys: unknown[] };
+      expect(saved.apiKeys).toHaveLength(3);
+      expect(fs.readdirSync(dir)).toEqual(["state.json"]);
+
+      const second = await startSimulator({ stateFile });
+      try {
+        expect(second.publicKey).toBe("filekey");
+        expect(second.privateKey).toBe("11111111-2222-4333-8444-555555555555");
+        expect(second.state.apiKey(key.id)?.roles.filter((r) => r.orgId)).toEqual([
+          { orgId: first.orgId, roleName: "ORG_MEMBER" },
+        ]);
+        expect(second.state.jobs().map((j) => j.id)).toEqual([job.id]);
+        const added = second.state.addApiKey({});
+        expect(first.state.apiKeys().map((k) => k.id)).not.toContain(added.id);
+        expect((await new DigestClient(second).call("GET", `/orgs/${second.orgId}/apiKeys`)).status).toBe(
+          200,
+        );
+      } finally {
+        await second.close();
+      }
+      const third = await startSimulator({ stateFile });
+      expect(third.state.apiKeys()).toHaveLength(4);
+      await third.close();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it.skipIf(!hasOpenssl())("with tls it serves HTTPS and builds https links", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "opsmanager-sim-tls-"));
+    try {
+      const keyFile = path.join(dir, "key.pem");
+      const certFile = path.join(dir, "cert.pem");
+      execFileSync(
+        "openssl",
+        [
+          "req",
+          "-x509",
+          "-newkey",
+          "rsa:2048",
+          "-nodes",
+          "-keyout",
+          keyFile,
+          "-out",
+          certFile,
+          "-days",
+          "1",
+          "-subj",
+          "/CN=127.0.0.1",
+        ],
+        { stdio: "ignore" },
+      );
+      const sim = await startSimulator({
+        tls: { key: fs.readFileSync(keyFile, "utf8"), cert: fs.readFileSync(certFile, "utf8") },
+      });
+      try {
+        expect(sim.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+        const reply = await new Promise<{ status: number; challenge: string }>((resolve, reject) => {
+          https
+            .get(
+              `${sim.apiRoot}/orgs/${sim.orgId}/apiKeys`,
+              { ca: fs.readFileSync(certFile), rejectUnauthorized: false },
+              (res) => {
+                res.resume();
+                res.on("end", () =>
+                  resolve({
+                    status: res.statusCode ?? 0,
+                    challenge: String(res.headers["www-authenticate"]),
+                  }),
+                );
+              },
+            )
+            .on("error", reject);
+        });
+        expect(reply.status).toBe(401);
+        expect(reply.challenge).toMatch(CHALLENGE_RE);
+      } finally {
+        await sim.close();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("close returns promptly with idle keep-alive sockets open", async () => {
+    const sim = await startSimulator();
+    const agent = new http.Agent({ keepAlive: true });
+    await new DigestClient(sim, sim.publicKey, sim.privateKey, agent).call(
+      "GET",
+      `/orgs/${sim.orgId}/apiKeys`,
+    );
+    const started = Date.now();
+    await sim.close();
+    expect(Date.now() - started).toBeLessThan(2000);
+    agent.destroy();
+  });
+});
