@@ -134,7 +134,11 @@ export function baseUrlRule(value: string): string | undefined {
   return undefined;
 }
 
-/** A URL with any user information replaced by `***`, so that it can be shown. */
+/**
+ * A URL with any user information replaced by `***`, so that it can be shown. Everything before the
+ * last `@` goes, not only a well-formed authority: a URL that is refused is often malformed exactly
+ * there (no scheme, or a password holding `/`, `?` or `#`), and it must not be echoed either.
+ */
 export function redactUrl(value: string): string {
-  return value.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, "$1***@");
+  return value.replace(/^([a-z][a-z0-9+.-]*:\/\/)?[\s\S]*@/i, "$1***@");
 }
