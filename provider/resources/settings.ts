@@ -102,7 +102,7 @@ export function resolveSettings(
     const seconds = Number(raw.timeoutSeconds);
     if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600) {
       throw new ConfigError(
-        `${SETTINGS.timeoutSeconds.config} must be a number of seconds from 0 to 3600 (got ${JSON.stringify(raw.timeoutSeconds)})`,
+        `${SETTINGS.timeoutSeconds.config} must be a number of seconds greater than 0 and at most 3600 (got ${JSON.stringify(raw.timeoutSeconds)})`,
         [SETTINGS.timeoutSeconds.config],
       );
     }
