@@ -4,8 +4,18 @@ const HEX24 = /^[0-9a-fA-F]{24}$/;
 
 /** Quote a value for an error message: short, and with control characters escaped. */
 export function show(value: unknown): string {
-  const text = typeof value === "string" ? JSON.stringify(value) : String(value);
+  const text =
+    typeof value === "string" || (typeof value === "object" && value !== null) ? json(value) : String(value);
   return text.length > 60 ? `${text.slice(0, 57)}…` : text;
+}
+
+// Strings, lists and objects as JSON (String() prints `["a"]` as `a`, an object as `[object Object]`).
+function json(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
 }
 
 /**
