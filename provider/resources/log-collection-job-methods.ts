@@ -7,7 +7,7 @@ import { hex24Rule, show } from "../api/ids";
 import { createLogCollectionJob } from "../api/log-collection-jobs";
 import { LOG_TYPES, type LogType, RESOURCE_TYPES, type ResourceType } from "../api/schemas";
 import { currentClient, currentSettings, whenConfigured } from "./runtime";
-import { checkProperties } from "./validate";
+import { checkProperties, oneOfRule, typeRule } from "./validate";
 
 /** LogCollectionJob's inputs as the provider receives them. */
 export interface LogCollectionJobProviderInputs {
@@ -33,25 +33,36 @@ const INPUTS = [
   "redacted",
 ] as const;
 
-const required = (rule: string) => ({
-  error: (issue: { input?: unknown }) => (issue.input === undefined ? "is required" : rule),
-});
+const SIZE_RULE = `must be a whole number of bytes from 1 to ${Number.MAX_SAFE_INTEGER}`;
+
+/** The first value `values` holds more than once, and how many times. */
+function repeated(values: readonly string[]): { value: string; times: number } | undefined {
+  for (const value of values) {
+    const times = values.filter((v) => v === value).length;
+    if (times > 1) return { value, times };
+  }
+  return undefined;
+}
 
 /** The rules of LogCollectionJob's inputs, one schema per property. */
 export const logCollectionJobInputShape = {
   groupId: z
-    .string(required("must be the project's id, a string"))
+    .string(typeRule("must be the project's id, a string"))
     .refine((v) => hex24Rule(v) === undefined, {
       error: (issue) => `must be 24 hexadecimal digits, the project (group) id (got ${show(issue.input)})`,
     }),
-  resourceType: z.enum(RESOURCE_TYPES, required(`must be one of ${RESOURCE_TYPES.join(", ")}`)),
+  resourceType: z.enum(
+    RESOURCE_TYPES,
+    oneOfRule(RESOURCE_TYPES, `must be one of ${RESOURCE_TYPES.join(", ")}`),
+  ),
   resourceName: z
-    .string(required("must be a string"))
+    .string(typeRule("must be a string"))
     .refine((v) => v.trim().length > 0, { error: "must not be empty or only white space" })
     // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what we refuse
     .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), { error: "must not contain control characters" }),
   sizeRequestedPerFileBytes: z
-    .number(required("must be a number of bytes"))
+    // JSON has no NaN or Infinity, but a gRPC Struct does: they arrive here and fail this rule.
+    .number(typeRule(SIZE_RULE))
     .refine((v) => Number.isInteger(v), {
       error: (i) => `must be a whole number of bytes (got ${show(i.input)})`,
     })
@@ -61,14 +72,17 @@ export const logCollectionJobInputShape = {
     }),
   logTypes: z
     .array(
-      z.enum(LOG_TYPES, { error: (i) => `must be one of ${LOG_TYPES.join(", ")} (got ${show(i.input)})` }),
-      required("must be a list of log types"),
+      z.enum(LOG_TYPES, oneOfRule(LOG_TYPES, `must be one of ${LOG_TYPES.join(", ")}`)),
+      typeRule("must be a list of log types"),
     )
     .min(1, { error: "must name at least one log type" })
-    .refine((v) => new Set(v).size === v.length, {
-      error: (i) => `must not repeat a log type (got ${show((i.input as string[]).join(", "))})`,
+    .refine((v) => repeated(v) === undefined, {
+      error: (i) => {
+        const r = repeated(i.input as string[])!;
+        return `must not repeat a log type: ${JSON.stringify(r.value)} is given ${r.times} times`;
+      },
     }),
-  redacted: z.boolean(required("must be true or false")),
+  redacted: z.boolean(typeRule("must be true or false")),
 } satisfies Record<keyof LogCollectionJobProviderInputs, z.ZodType>;
 
 /** `check`: one failure per bad input, naming the rule; values not known yet pass. */

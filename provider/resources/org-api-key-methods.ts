@@ -9,7 +9,7 @@ import { type ApiKey, ORG_ROLES, type OrgRole } from "../api/schemas";
 import { ApiError } from "../client/errors";
 import { findKey, rememberKey } from "./org-key-cache";
 import { currentClient, currentSettings, whenConfigured } from "./runtime";
-import { type CheckFailure, checkProperties, isUnknown } from "./validate";
+import { type CheckFailure, checkProperties, isUnknown, oneOfRule, typeRule } from "./validate";
 
 /** A project role of a key: read only, this resource does not change project roles. */
 export interface ProjectRole {
@@ -45,14 +45,16 @@ export interface OrgApiKeyProviderOutputs {
 
 const DESC_MAX = 250;
 
-const required = (rule: string) => ({
-  error: (issue: { input?: unknown }) => (issue.input === undefined ? "is required" : rule),
-});
-
 const idSchema = (rule: string) =>
-  z.string(required(rule)).refine((v) => idRule(v) === undefined, {
+  z.string(typeRule(rule)).refine((v) => idRule(v) === undefined, {
     error: (issue) => `${idRule(issue.input)} (got ${show(issue.input)})`,
   });
+
+// A project role where an organization role belongs is a likely mistake: say what it is.
+const projectRoleNote = (input: unknown) =>
+  typeof input === "string" && input.startsWith("GROUP_")
+    ? ", which is a project role; OrgApiKey sets organization roles only and shows project roles in its projectRoles output"
+    : undefined;
 
 /** The rules of OrgApiKey's inputs, one schema per property. */
 export const orgApiKeyInputShape = {
@@ -60,21 +62,23 @@ export const orgApiKeyInputShape = {
   apiKeyId: idSchema("must be the API key's id, a string").optional(),
   publicKey: idSchema("must be the API key's public key, a string").optional(),
   desc: z
-    .string({ error: "must be a string" })
+    .string(typeRule("must be a string"))
     .refine((v) => v.trim().length > 0, { error: "must not be empty or only white space" })
-    .refine((v) => v.length <= DESC_MAX, { error: `must be at most ${DESC_MAX} characters` })
+    .refine((v) => v.length <= DESC_MAX, {
+      error: (issue) => `must be at most ${DESC_MAX} characters (got ${(issue.input as string).length})`,
+    })
     .optional(),
   roles: z
     .array(
-      z.enum(ORG_ROLES, {
-        error: (issue) =>
-          `must be an organization role: one of ${ORG_ROLES.join(", ")} (got ${show(issue.input)})`,
-      }),
-      { error: "must be a list of organization role names" },
+      z.enum(
+        ORG_ROLES,
+        oneOfRule(ORG_ROLES, `must be an organization role: one of ${ORG_ROLES.join(", ")}`, projectRoleNote),
+      ),
+      typeRule("must be a list of organization role names"),
     )
     .min(1, { error: "must name at least one organization role" })
     .optional(),
-  restoreOnDelete: z.boolean({ error: "must be true or false" }).optional(),
+  restoreOnDelete: z.boolean(typeRule("must be true or false")).optional(),
 } satisfies Record<keyof OrgApiKeyProviderInputs, z.ZodType>;
 
 /** Organization roles as a set: sorted, each once. */

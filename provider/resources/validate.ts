@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { show } from "../api/ids";
 
 /** The value the engine sends for an input that is not known yet (during preview). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -14,6 +15,38 @@ export function isUnknown(value: unknown): boolean {
   if (value === UNKNOWN) return true;
   if (Array.isArray(value)) return value.some(isUnknown);
   return false;
+}
+
+/**
+ * A zod `error` option for a value of the wrong type: `is required` when it is missing, else the rule
+ * and what was given, e.g. `must be true or false (got "true")`.
+ */
+export function typeRule(rule: string) {
+  return {
+    error: (issue: { input?: unknown }) =>
+      issue.input === undefined ? "is required" : `${rule} (got ${show(issue.input)})`,
+  };
+}
+
+/**
+ * A zod `error` option for a value outside `values`: the rule, what was given, and the value meant
+ * when it is one of `values` in another case (`"database"` for `DATABASE`).
+ */
+export function oneOfRule(
+  values: readonly string[],
+  rule: string,
+  note?: (input: unknown) => string | undefined,
+) {
+  return {
+    error: (issue: { input?: unknown }) => {
+      const { input } = issue;
+      if (input === undefined) return "is required";
+      const meant =
+        typeof input === "string" ? values.find((v) => v === input.trim().toUpperCase()) : undefined;
+      const extra = meant !== undefined ? `; did you mean ${JSON.stringify(meant)}?` : (note?.(input) ?? "");
+      return `${rule} (got ${show(input)}${extra})`;
+    },
+  };
 }
 
 /** The rule of a zod issue, as a phrase that follows the property's name. */
