@@ -1,0 +1,381 @@
+/**
+ * The bad-input catalogue: inputs of both resources and provider settings that must be refused before
+ * any request leaves the machine, each with the property the failure must name and the rule it must
+ * state. The same rows run through Pulumi's real dynamic-provider host and in-process.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+
+export const ORG_ID = "5f0000000000000000000001";
+export const GROUP_ID = "5f0000000000000000000002";
+
+/** Inputs of an OrgApiKey that pass `check`. */
+export const GOOD_KEY: Record<string, unknown> = {
+  orgId: ORG_ID,
+  apiKeyId: "5f00000000000000000000aa",
+  desc: "CI pipeline",
+  roles: ["ORG_MEMBER"],
+  restoreOnDelete: false,
+};
+
+/** Inputs of a LogCollectionJob that pass `check`. */
+export const GOOD_JOB: Record<string, unknown> = {
+  groupId: GROUP_ID,
+  resourceType: "REPLICASET",
+  resourceName: "rs0",
+  sizeRequestedPerFileBytes: 10_000_000,
+  logTypes: ["DATABASE", "FTDC"],
+  redacted: true,
+};
+
+/** Stack config of a provider, as `pulumi config` holds it. `{url}` stands for the simulator's URL. */
+export type StackConfig = Record<string, string>;
+
+interface RowBase {
+  /** What is wrong, in a few words (the test's name). */
+  name: string;
+  /** The property (or, for settings, the stack config key) the failure must name. */
+  property: string;
+  /** The rule the reason or message must state. */
+  rule: RegExp;
+  /** Text that must not appear in the failure (a credential given in the wrong place). */
+  secret?: string;
+}
+
+/** An input row: `set` is merged over the good inputs; `omit` removes inputs. */
+export interface InputRow extends RowBase {
+  target: "OrgApiKey" | "LogCollectionJob";
+  set?: Record<string, unknown>;
+  omit?: string[];
+}
+
+/** A settings row: `config` replaces the good stack config (`{url}` → the simulator's URL). */
+export interface ConfigRow extends RowBase {
+  target: "config";
+  config: StackConfig;
+}
+
+export type Row = InputRow | ConfigRow;
+
+/** The inputs a row sends. */
+export function inputsOf(row: InputRow): Record<string, unknown> {
+  const inputs = { ...(row.target === "OrgApiKey" ? GOOD_KEY : GOOD_JOB), ...row.set };
+  for (const name of row.omit ?? []) delete inputs[name];
+  return inputs;
+}
+
+// Files the CA-certificate rows point at.
+const files = mkdtempSync(path.join(tmpdir(), "opsm-bad-inputs-"));
+process.once("exit", () => rmSync(files, { recursive: true, force: true }));
+export const NOT_PEM = path.join(files, "not-pem.pem");
+writeFileSync(NOT_PEM, "this is not a certificate\n");
+export const MISSING_FILE = path.join(files, "no-such-ca.pem");
+
+const ANY_ID_CHAR = /must not contain '\/', '\?', '#', '%', spaces or control characters/;
+const key = (name: string, property: string, rule: RegExp, set?: Record<string, unknown>, omit?: string[]) =>
+  ({ target: "OrgApiKey", name, property, rule, set, omit }) satisfies InputRow;
+const job = (name: string, property: string, rule: RegExp, set?: Record<string, unknown>, omit?: string[]) =>
+  ({ target: "LogCollectionJob", name, property, rule, set, omit }) satisfies InputRow;
+
+const good: StackConfig = {
+  "opsmanager:baseUrl": "{url}",
+  "opsmanager:publicKey": "pub",
+  "opsmanager:privateKey": "priv",
+};
+const config = (
+  name: string,
+  property: string,
+  rule: RegExp,
+  change: Record<string, string | null>,
+  secret?: string,
+): ConfigRow => {
+  const c: StackConfig = { ...good };
+  for (const [k, v] of Object.entries(change)) {
+    if (v === null) delete c[k];
+    else c[k] = v;
+  }
+  return { target: "config", name, property, rule, config: c, secret };
+};
+
+export const ROWS: Row[] = [
+  // OrgApiKey: orgId
+  key("orgId missing", "orgId", /orgId is required/, undefined, ["orgId"]),
+  key("orgId a number", "orgId", /orgId must be the organization's id, a string \(got 42\)/, { orgId: 42 }),
+  key("orgId empty", "orgId", /orgId must not be empty/, { orgId: "" }),
+  key("orgId with /", "orgId", ANY_ID_CHAR, { orgId: "5f00/0000000000000000001" }),
+  key("orgId with ?", "orgId", ANY_ID_CHAR, { orgId: "5f00?x=1" }),
+  key("orgId with %2F", "orgId", ANY_ID_CHAR, { orgId: "..%2F..%2Fadmin" }),
+  key("orgId with a space", "orgId", ANY_ID_CHAR, { orgId: "5f00 0001" }),
+  key("orgId 129 characters", "orgId", /orgId must be at most 128 characters/, { orgId: "a".repeat(129) }),
+  // OrgApiKey: apiKeyId and publicKey
+  key("apiKeyId empty", "apiKeyId", /apiKeyId must not be empty/, { apiKeyId: "" }),
+  key("apiKeyId with ?", "apiKeyId", ANY_ID_CHAR, { apiKeyId: "5f00?pretty=true" }),
+  key("apiKeyId with %2F", "apiKeyId", ANY_ID_CHAR, { apiKeyId: "5f00%2F5f01" }),
+  key("apiKeyId with a newline", "apiKeyId", ANY_ID_CHAR, { apiKeyId: "5f00\n" }),
+  key("apiKeyId a boolean", "apiKeyId", /apiKeyId must be the API key's id, a string \(got true\)/, {
+    apiKeyId: true,
+  }),
+  key("publicKey with a space", "publicKey", ANY_ID_CHAR, { publicKey: "abc defg" }, ["apiKeyId"]),
+  key(
+    "publicKey a number",
+    "publicKey",
+    /publicKey must be the API key's public key, a string \(got 12345678\)/,
+    { publicKey: 12345678 },
+    ["apiKeyId"],
+  ),
+  key("both apiKeyId and publicKey", "apiKeyId", /exactly one of apiKeyId and publicKey/, {
+    publicKey: "abcdefgh",
+  }),
+  key("neither apiKeyId nor publicKey", "apiKeyId", /one of apiKeyId and publicKey is required/, undefined, [
+    "apiKeyId",
+  ]),
+  // OrgApiKey: desc
+  key("desc empty", "desc", /desc must not be empty or only white space/, { desc: "" }),
+  key("desc only white space", "desc", /desc must not be empty or only white space/, { desc: " \t \n" }),
+  key("desc of 251 characters", "desc", /desc must be at most 250 characters \(got 251\)/, {
+    desc: "d".repeat(251),
+  }),
+  key("desc a number", "desc", /desc must be a string \(got 7\)/, { desc: 7 }),
+  key("desc null", "desc", /desc must be a string \(got null\)/, { desc: null }),
+  // OrgApiKey: roles
+  key("roles empty", "roles", /roles must name at least one organization role/, { roles: [] }),
+  key("roles a string", "roles", /roles must be a list of organization role names \(got "ORG_OWNER"\)/, {
+    roles: "ORG_OWNER",
+  }),
+  key("roles with a project role", "roles", /roles\[1\] .*GROUP_OWNER.* is a project role/, {
+    roles: ["ORG_MEMBER", "GROUP_OWNER"],
+  }),
+  key("roles with an unknown role", "roles", /roles\[0\] must be an organization role: one of ORG_OWNER/, {
+    roles: ["ORG_ADMIN"],
+  }),
+  key("roles in lower case", "roles", /roles\[0\] must be an organization role.*did you mean "ORG_MEMBER"/, {
+    roles: ["org_member"],
+  }),
+  key("roles holding a number", "roles", /roles\[0\] must be an organization role.*\(got 1\)/, {
+    roles: [1],
+  }),
+  // OrgApiKey: restoreOnDelete and unknown properties
+  key("restoreOnDelete the string true", "restoreOnDelete", /restoreOnDelete must be true or false.*"true"/, {
+    restoreOnDelete: "true",
+  }),
+  key("restoreOnDelete a number", "restoreOnDelete", /restoreOnDelete must be true or false \(got 1\)/, {
+    restoreOnDelete: 1,
+  }),
+  key("unknown property description", "description", /description is not an input of OrgApiKey/, {
+    description: "x",
+  }),
+  key("output privateKey given as input", "privateKey", /privateKey is not an input of OrgApiKey/, {
+    privateKey: "x",
+  }),
+
+  // LogCollectionJob: groupId
+  job("groupId missing", "groupId", /groupId is required/, undefined, ["groupId"]),
+  job("groupId a number", "groupId", /groupId must be the project's id, a string/, { groupId: 5 }),
+  job("groupId of 23 characters", "groupId", /groupId must be 24 hexadecimal digits/, {
+    groupId: GROUP_ID.slice(1),
+  }),
+  job("groupId of 25 characters", "groupId", /groupId must be 24 hexadecimal digits/, {
+    groupId: `${GROUP_ID}0`,
+  }),
+  job("groupId not hexadecimal", "groupId", /groupId must be 24 hexadecimal digits/, {
+    groupId: "5f000000000000000000000g",
+  }),
+  job("groupId with /", "groupId", /groupId must be 24 hexadecimal digits/, {
+    groupId: "5f0000000000/00000000002",
+  }),
+  job("groupId with %2F", "groupId", /groupId must be 24 hexadecimal digits/, {
+    groupId: "5f00000000000%2F000000002",
+  }),
+  job("groupId empty", "groupId", /groupId must be 24 hexadecimal digits/, { groupId: "" }),
+  // LogCollectionJob: resourceType and resourceName
+  job("resourceType unknown", "resourceType", /resourceType must be one of CLUSTER, PROCESS, REPLICASET/, {
+    resourceType: "NODE",
+  }),
+  job("resourceType in lower case", "resourceType", /resourceType must be one of .*did you mean "CLUSTER"/, {
+    resourceType: "cluster",
+  }),
+  job("resourceType missing", "resourceType", /resourceType is required/, undefined, ["resourceType"]),
+  job("resourceName empty", "resourceName", /resourceName must not be empty or only white space/, {
+    resourceName: "",
+  }),
+  job("resourceName white space", "resourceName", /resourceName must not be empty or only white space/, {
+    resourceName: "   ",
+  }),
+  job("resourceName with a newline", "resourceName", /resourceName must not contain control characters/, {
+    resourceName: "rs0\nshard0",
+  }),
+  job("resourceName with NUL", "resourceName", /resourceName must not contain control characters/, {
+    resourceName: "rs0\u0000",
+  }),
+  job("resourceName a number", "resourceName", /resourceName must be a string/, { resourceName: 0 }),
+  // LogCollectionJob: sizeRequestedPerFileBytes
+  job("size negative", "sizeRequestedPerFileBytes", /must be positive \(got -1\)/, {
+    sizeRequestedPerFileBytes: -1,
+  }),
+  job("size zero", "sizeRequestedPerFileBytes", /must be positive \(got 0\)/, {
+    sizeRequestedPerFileBytes: 0,
+  }),
+  job("size fractional", "sizeRequestedPerFileBytes", /must be a whole number of bytes \(got 1.5\)/, {
+    sizeRequestedPerFileBytes: 1.5,
+  }),
+  job("size 1e20", "sizeRequestedPerFileBytes", /must be at most 9007199254740991 bytes/, {
+    sizeRequestedPerFileBytes: 1e20,
+  }),
+  job("size 2^53", "sizeRequestedPerFileBytes", /must be at most 9007199254740991 bytes/, {
+    sizeRequestedPerFileBytes: 2 ** 53,
+  }),
+  // JSON has no Infinity or NaN (a Pulumi state file cannot hold them), but a google.protobuf.Struct
+  // carries any double: these reach `check` through the host as they are.
+  job("size Infinity", "sizeRequestedPerFileBytes", /must be a whole number of bytes.*\(got Infinity\)/, {
+    sizeRequestedPerFileBytes: Number.POSITIVE_INFINITY,
+  }),
+  job("size -Infinity", "sizeRequestedPerFileBytes", /must be a whole number of bytes.*\(got -Infinity\)/, {
+    sizeRequestedPerFileBytes: Number.NEGATIVE_INFINITY,
+  }),
+  job("size NaN", "sizeRequestedPerFileBytes", /must be a whole number of bytes.*\(got NaN\)/, {
+    sizeRequestedPerFileBytes: Number.NaN,
+  }),
+  job(
+    "size a numeric string",
+    "sizeRequestedPerFileBytes",
+    /must be a whole number of bytes.*\(got "1000"\)/,
+    {
+      sizeRequestedPerFileBytes: "1000",
+    },
+  ),
+  // LogCollectionJob: logTypes and redacted
+  job("logTypes empty", "logTypes", /logTypes must name at least one log type/, { logTypes: [] }),
+  job("logTypes not a list", "logTypes", /logTypes must be a list of log types \(got "DATABASE"\)/, {
+    logTypes: "DATABASE",
+  }),
+  job(
+    "logTypes with an unknown type",
+    "logTypes",
+    /logTypes\[1\] must be one of AUTOMATION_AGENT, .*"SYSLOG"/,
+    {
+      logTypes: ["FTDC", "SYSLOG"],
+    },
+  ),
+  job("logTypes in lower case", "logTypes", /logTypes\[0\] must be one of .*did you mean "DATABASE"/, {
+    logTypes: ["database"],
+  }),
+  job("logTypes repeated", "logTypes", /logTypes must not repeat a log type: "FTDC" is given 2 times/, {
+    logTypes: ["FTDC", "DATABASE", "FTDC"],
+  }),
+  job("logTypes holding null", "logTypes", /logTypes\[0\] must be one of .*\(got null\)/, {
+    logTypes: [null],
+  }),
+  job("redacted the string true", "redacted", /redacted must be true or false.*"true"/, { redacted: "true" }),
+  job("redacted missing", "redacted", /redacted is required/, undefined, ["redacted"]),
+  job("unknown property redact", "redact", /redact is not an input of LogCollectionJob/, { redact: true }),
+
+  // Provider settings
+  config("base URL without a scheme", "opsmanager:baseUrl", /must start with http:\/\/ or https:\/\//, {
+    "opsmanager:baseUrl": "om.example.com:8443",
+  }),
+  config("base URL with another scheme", "opsmanager:baseUrl", /must start with http:\/\/ or https:\/\//, {
+    "opsmanager:baseUrl": "ftp://om.example.com",
+  }),
+  config("base URL with a query string", "opsmanager:baseUrl", /must not have a query string or fragment/, {
+    "opsmanager:baseUrl": "https://om.example.com?pretty=true",
+  }),
+  config(
+    "base URL with credentials",
+    "opsmanager:baseUrl",
+    /must not carry credentials/,
+    { "opsmanager:baseUrl": "https://admin:Hunter2-in-the-url@om.example.com" },
+    "Hunter2-in-the-url",
+  ),
+  config(
+    "base URL with credentials and no scheme",
+    "opsmanager:baseUrl",
+    /must start with http:\/\/ or https:\/\//,
+    { "opsmanager:baseUrl": "admin:Hunter2-in-the-url@om.example.com" },
+    "Hunter2-in-the-url",
+  ),
+  config(
+    "base URL with credentials holding a /",
+    "opsmanager:baseUrl",
+    /opsmanager:baseUrl must/,
+    { "opsmanager:baseUrl": "https://admin:Hunter2/in-the-url@om.example.com" },
+    "Hunter2",
+  ),
+  config("base URL missing", "opsmanager:baseUrl", /settings missing: opsmanager:baseUrl\./, {
+    "opsmanager:baseUrl": null,
+  }),
+  config(
+    "both keys missing",
+    "opsmanager:publicKey",
+    /settings missing: opsmanager:publicKey, opsmanager:privateKey/,
+    { "opsmanager:publicKey": null, "opsmanager:privateKey": null },
+  ),
+  config("private key empty", "opsmanager:privateKey", /settings missing: opsmanager:privateKey\./, {
+    "opsmanager:privateKey": "",
+  }),
+  config("CA file unreadable", "opsmanager:caCertificate", /cannot be read \(ENOENT\)/, {
+    "opsmanager:caCertificate": MISSING_FILE,
+  }),
+  config("CA file a directory", "opsmanager:caCertificate", /cannot be read \(EISDIR\)/, {
+    "opsmanager:caCertificate": files,
+  }),
+  config("CA file not PEM", "opsmanager:caCertificate", /holds no PEM certificate/, {
+    "opsmanager:caCertificate": NOT_PEM,
+  }),
+  config(
+    "timeout not a number",
+    "opsmanager:timeoutSeconds",
+    /must be a number of seconds.*\(got "thirty"\)/,
+    {
+      "opsmanager:timeoutSeconds": "thirty",
+    },
+  ),
+  config("timeout zero", "opsmanager:timeoutSeconds", /must be a number of seconds greater than 0/, {
+    "opsmanager:timeoutSeconds": "0",
+  }),
+  config("timeout negative", "opsmanager:timeoutSeconds", /must be a number of seconds.*\(got "-5"\)/, {
+    "opsmanager:timeoutSeconds": "-5",
+  }),
+  config("timeout too long", "opsmanager:timeoutSeconds", /at most 3600.*\(got "1e9"\)/, {
+    "opsmanager:timeoutSeconds": "1e9",
+  }),
+];
+
+/** Every input of both resources wrong at once, and the properties `check` must name. */
+export const ALL_BAD: Record<
+  "OrgApiKey" | "LogCollectionJob",
+  { inputs: Record<string, unknown>; properties: string[] }
+> = {
+  OrgApiKey: {
+    inputs: {
+      orgId: "a/b",
+      apiKeyId: "",
+      publicKey: "x y",
+      desc: "   ",
+      roles: ["GROUP_OWNER"],
+      restoreOnDelete: "yes",
+      colour: "blue",
+    },
+    properties: ["apiKeyId", "apiKeyId", "colour", "desc", "orgId", "publicKey", "restoreOnDelete", "roles"],
+  },
+  LogCollectionJob: {
+    inputs: {
+      groupId: "123",
+      resourceType: "NODE",
+      resourceName: "\t",
+      sizeRequestedPerFileBytes: 0.5,
+      logTypes: ["FTDC", "FTDC"],
+      redacted: "no",
+      extra: 1,
+    },
+    properties: [
+      "extra",
+      "groupId",
+      "logTypes",
+      "redacted",
+      "resourceName",
+      "resourceType",
+      "sizeRequestedPerFileBytes",
+    ],
+  },
+};
