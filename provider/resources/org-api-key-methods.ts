@@ -104,12 +104,17 @@ function projectRolesOf(key: ApiKey): ProjectRole[] {
     .sort((a, b) => a.groupId.localeCompare(b.groupId) || a.roleName.localeCompare(b.roleName));
 }
 
-// The spec promises a redacted private key. Should a server ever send one in full, it is masked here
-// too, so that no secret reaches state.
+// Ops Manager shows this many characters of a private key (`********-****-****-c4e26334754f`).
+const VISIBLE_MAX = 12;
+
+// The spec promises a redacted private key: asterisks and a trailing fragment. Should a server send
+// more than that (the key in full, or with an asterisk in front), it is masked here too, so that no
+// secret reaches state.
 function redacted(privateKey: string | undefined): string {
   if (privateKey === undefined) return "";
-  if (privateKey.includes("*")) return privateKey;
-  return privateKey.replace(/[^-](?=[\s\S]{4})/g, "*");
+  const visible = privateKey.replace(/[*-]/g, "").length;
+  if (privateKey.includes("*") && visible <= VISIBLE_MAX) return privateKey;
+  return privateKey.replace(/[^*-](?=[\s\S]{4})/g, "*");
 }
 
 function selectorOf(inputs: { apiKeyId?: string; publicKey?: string }): ApiKeySelector {
