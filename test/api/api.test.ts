@@ -19,7 +19,12 @@ let client: HttpClient;
 beforeAll(async () => {
   sim = await startSimulator({ seed: { keys: 0 } });
   sim.state.addApiKeys(1_233);
-  client = new HttpClient({ baseUrl: sim.url, username: sim.publicKey, password: sim.privateKey, retry: { baseDelayMs: 1, maxDelayMs: 5 } });
+  client = new HttpClient({
+    baseUrl: sim.url,
+    username: sim.publicKey,
+    password: sim.privateKey,
+    retry: { baseDelayMs: 1, maxDelayMs: 5 },
+  });
 });
 afterAll(async () => {
   await client?.close();
@@ -51,7 +56,11 @@ describe("listing an organization's keys", () => {
     const keys = await listAllOrgApiKeys(client, sim.orgId);
     expect(keys).toHaveLength(1_234);
     expect(new Set(keys.map((k) => k.id)).size).toBe(1_234);
-    expect(served().map((r) => `${r.query.pageNum}/${r.query.itemsPerPage}`).sort()).toEqual(["1/500", "2/500", "3/500"]);
+    expect(
+      served()
+        .map((r) => `${r.query.pageNum}/${r.query.itemsPerPage}`)
+        .sort(),
+    ).toEqual(["1/500", "2/500", "3/500"]);
   });
 
   it("finds a key by id and by public key, and says undefined for neither", async () => {
@@ -62,7 +71,9 @@ describe("listing an organization's keys", () => {
   });
 
   it("refuses an itemsPerPage over 500 before sending", async () => {
-    await expect(listOrgApiKeysPage(client, sim.orgId, { itemsPerPage: 501 })).rejects.toThrow(/itemsPerPage must be a whole number from 1 to 500/);
+    await expect(listOrgApiKeysPage(client, sim.orgId, { itemsPerPage: 501 })).rejects.toThrow(
+      /itemsPerPage must be a whole number from 1 to 500/,
+    );
     expect(sim.requests).toHaveLength(0);
   });
 
@@ -73,7 +84,13 @@ describe("listing an organization's keys", () => {
   });
 
   it("a body that does not match the schema names the field", async () => {
-    sim.faults.add({ raw: { status: 200, contentType: "application/json", body: JSON.stringify({ results: [{ id: 5 }], totalCount: 1 }) } });
+    sim.faults.add({
+      raw: {
+        status: 200,
+        contentType: "application/json",
+        body: JSON.stringify({ results: [{ id: 5 }], totalCount: 1 }),
+      },
+    });
     const err = await listOrgApiKeysPage(client, sim.orgId).catch((e) => e);
     expect(err).toBeInstanceOf(ResponseShapeError);
     expect(err.message).toMatch(/results\[0\]\.id/);
@@ -89,7 +106,9 @@ describe("patching a key", () => {
   });
 
   it("refuses a change with neither desc nor roles before sending", async () => {
-    await expect(patchOrgApiKey(client, sim.orgId, "5f0000000000000000000003", {})).rejects.toBeInstanceOf(InputError);
+    await expect(patchOrgApiKey(client, sim.orgId, "5f0000000000000000000003", {})).rejects.toBeInstanceOf(
+      InputError,
+    );
     expect(sim.requests).toHaveLength(0);
   });
 
@@ -109,7 +128,9 @@ describe("creating a log collection job", () => {
   });
 
   it("refuses a group id that is not 24 hex digits before sending", async () => {
-    await expect(createLogCollectionJob(client, "5f00", job)).rejects.toThrow(/groupId must be 24 hexadecimal digits/);
+    await expect(createLogCollectionJob(client, "5f00", job)).rejects.toThrow(
+      /groupId must be 24 hexadecimal digits/,
+    );
     expect(sim.requests).toHaveLength(0);
   });
 
@@ -128,6 +149,10 @@ describe("creating a log collection job", () => {
     sim.faults.add({ method: "POST", status: 503 });
     const { id } = await createLogCollectionJob(client, sim.groupId, job);
     expect(id).toMatch(/^[0-9a-f]{24}$/);
-    expect(served().filter((r) => r.method === "POST").map((r) => r.status)).toEqual([503, 201]);
+    expect(
+      served()
+        .filter((r) => r.method === "POST")
+        .map((r) => r.status),
+    ).toEqual([503, 201]);
   });
 });
