@@ -1,0 +1,75 @@
+/** Small helpers shared by the benchmark scripts: concurrency, statistics, Markdown tables. */
+
+/** Runs `task(item, index)` over `items`, at most `limit` at a time; resolves to the results in order. */
+async function pool(items, limit, task) {
+  const results = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await task(items[index], index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+/** Like {@link pool}, but records each task's outcome instead of stopping at the first failure. */
+async function poolSettled(items, limit, task) {
+  return pool(items, limit, (item, index) =>
+    task(item, index).then(
+      (value) => ({ ok: true, value }),
+      (error) => ({ ok: false, error }),
+    ),
+  );
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+async function timed(fn) {
+  const start = performance.now();
+  const value = await fn();
+  return { value, ms: performance.now() - start };
+}
+
+const int = (n) => Math.round(n).toLocaleString("en-US");
+const dec = (n, digits = 2) => n.toFixed(digits);
+const ms = (n) => `${int(n)} ms`;
+const mib = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+/** `a / b` as `12.3×`, or `—` when it has no meaning. */
+const ratio = (a, b) => (b > 0 && Number.isFinite(a / b) ? `${(a / b).toFixed(a / b >= 100 ? 0 : 1)}×` : "—");
+
+/** A Markdown table; numbers are right-aligned. */
+function table(headers, rows) {
+  const right = headers.map(
+    (_, i) => rows.length > 0 && rows.every((r) => /^[\d,.\-−×% —]+( ms| MiB| B)?×?$/.test(String(r[i]))),
+  );
+  const line = (cells) => `| ${cells.join(" | ")} |`;
+  return [
+    line(headers),
+    line(headers.map((_, i) => (right[i] ? "---:" : "---"))),
+    ...rows.map((r) => line(r.map(String))),
+  ].join("\n");
+}
+
+/** Counts of recorded simulator requests by `METHOD status`, e.g. `{ "GET 200": 10, "GET 401": 1 }`. */
+function byKind(requests) {
+  const counts = {};
+  for (const r of requests) {
+    const kind = `${r.method} ${r.status}`;
+    counts[kind] = (counts[kind] ?? 0) + 1;
+  }
+  return counts;
+}
+
+const kinds = (counts) =>
+  Object.entries(counts)
+    .sort()
+    .map(([k, n]) => `${k}: ${int(n)}`)
+    .join(", ");
+
+module.exports = { pool, poolSettled, median, timed, int, dec, ms, mib, ratio, table, byKind, kinds };
