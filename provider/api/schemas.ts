@@ -49,10 +49,24 @@ export const roleSchema = z
     message: "a role carries exactly one of orgId and groupId",
   });
 
+// Ops Manager shows this many characters of a private key (`********-****-****-c4e26334754f`).
+const VISIBLE_MAX = 12;
+
+/**
+ * `privateKey` as the spec promises it: asterisks and at most a 12-character trailing fragment. Should
+ * a server send more (the key in full, or with an asterisk in front), it is masked here, at the wire,
+ * so that no secret reaches state, a program or a log.
+ */
+export function maskPrivateKey(privateKey: string): string {
+  const visible = privateKey.replace(/[*-]/g, "").length;
+  if (privateKey.includes("*") && visible <= VISIBLE_MAX) return privateKey;
+  return privateKey.replace(/[^*-](?=[\s\S]{4})/g, "*");
+}
+
 export const apiKeySchema = z.object({
   id: z.string().min(1),
   desc: z.string().optional(),
-  privateKey: z.string().optional(),
+  privateKey: z.string().transform(maskPrivateKey).optional(),
   publicKey: z.string().min(1),
   roles: z.array(roleSchema).default([]),
   links: z.array(linkSchema).optional(),

@@ -104,19 +104,6 @@ function projectRolesOf(key: ApiKey): ProjectRole[] {
     .sort((a, b) => a.groupId.localeCompare(b.groupId) || a.roleName.localeCompare(b.roleName));
 }
 
-// Ops Manager shows this many characters of a private key (`********-****-****-c4e26334754f`).
-const VISIBLE_MAX = 12;
-
-// The spec promises a redacted private key: asterisks and a trailing fragment. Should a server send
-// more than that (the key in full, or with an asterisk in front), it is masked here too, so that no
-// secret reaches state.
-function redacted(privateKey: string | undefined): string {
-  if (privateKey === undefined) return "";
-  const visible = privateKey.replace(/[*-]/g, "").length;
-  if (privateKey.includes("*") && visible <= VISIBLE_MAX) return privateKey;
-  return privateKey.replace(/[^*-](?=[\s\S]{4})/g, "*");
-}
-
 function selectorOf(inputs: { apiKeyId?: string; publicKey?: string }): ApiKeySelector {
   return inputs.apiKeyId !== undefined ? { id: inputs.apiKeyId } : { publicKey: inputs.publicKey! };
 }
@@ -150,7 +137,7 @@ function outputsFor(
     publicKey: key.publicKey,
     desc: key.desc ?? "",
     roles: orgRolesOf(key),
-    privateKey: redacted(key.privateKey),
+    privateKey: key.privateKey ?? "",
     projectRoles: projectRolesOf(key),
     restoreOnDelete: inputs.restoreOnDelete ?? false,
     adopted,

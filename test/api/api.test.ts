@@ -70,6 +70,21 @@ describe("listing an organization's keys", () => {
     expect(await findOrgApiKey(client, sim.orgId, { publicKey: "nobody00" })).toBeUndefined();
   });
 
+  it("masks a private key that a server sent in full, at the wire", async () => {
+    const whole = "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0";
+    const key = { id: "5f00000000000000000000aa", publicKey: "abcdefgh", privateKey: whole, roles: [] };
+    sim.faults.add({
+      raw: {
+        status: 200,
+        contentType: "application/json",
+        body: JSON.stringify({ results: [key], totalCount: 1 }),
+      },
+    });
+    const page = await listOrgApiKeysPage(client, sim.orgId);
+    expect(page.results[0]!.privateKey).toBe("********-****-****-****-********e1f0");
+    expect(JSON.stringify(page)).not.toContain(whole.slice(0, 20));
+  });
+
   it("refuses an itemsPerPage over 500 before sending", async () => {
     await expect(listOrgApiKeysPage(client, sim.orgId, { itemsPerPage: 501 })).rejects.toThrow(
       /itemsPerPage must be a whole number from 1 to 500/,
