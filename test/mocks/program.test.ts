@@ -50,6 +50,35 @@ function outputOf<T>(o: import("@pulumi/pulumi").Output<T>): Promise<T> {
   return new Promise((resolve) => o.apply((v) => resolve(v)));
 }
 
+describe("getOrgApiKeys in a program", () => {
+  it("lists every key of the org through all pages, with the program's stack config", async () => {
+    const { startSimulator } = await import("../../simulator");
+    const sim = await startSimulator({ seed: { keys: 1_100, privateKey: SECRET } });
+    try {
+      pulumi.runtime.setAllConfig(
+        {
+          "opsmanager:baseUrl": sim.url,
+          "opsmanager:publicKey": sim.publicKey,
+          "opsmanager:privateKey": SECRET,
+        },
+        ["opsmanager:privateKey"],
+      );
+      const keys = await om.getOrgApiKeys({ orgId: sim.orgId });
+      expect(keys).toHaveLength(1_101);
+      expect(keys.every((k) => (k.privateKey ?? "").startsWith("********"))).toBe(true);
+      expect(JSON.stringify(keys)).not.toContain(SECRET);
+      expect(
+        sim.requests
+          .filter((r) => r.status === 200)
+          .map((r) => r.query.pageNum)
+          .sort(),
+      ).toEqual(["1", "2", "3"]);
+    } finally {
+      await sim.close();
+    }
+  });
+});
+
 describe("programs under setMocks", () => {
   it("register both resources with their type tokens and inputs", async () => {
     const key = new om.OrgApiKey("ci", {
