@@ -9,7 +9,7 @@ export type HttpMethod = "GET" | "HEAD" | "POST" | "PATCH" | "PUT" | "DELETE";
 
 /** Retry policy. Delays are exponential with full jitter; `Retry-After` is honoured when present. */
 export interface RetryOptions {
-  /** Attempts in all, the first included. Default 5. */
+  /** Attempts in all, the first included. Default 8. */
   maxAttempts?: number;
   /** First backoff delay in ms. Default 250. */
   baseDelayMs?: number;
