@@ -22,7 +22,14 @@ import { ResponseTooLargeError } from "./errors/response-too-large-error";
 import { TimeoutError } from "./errors/timeout-error";
 import { TLS_VERIFICATION_CODES, TlsError } from "./errors/tls-error";
 import { parseRetryAfter, type RetryPolicy, resolveRetryPolicy, withRetries } from "./retry";
-import type { ClientOptions, ClientStats, HttpMethod, JsonResponse, RequestOptions } from "./types";
+import type {
+  ClientOptions,
+  ClientStats,
+  HttpMethod,
+  JsonResponse,
+  RequestOptions,
+  SettingNames,
+} from "./types";
 
 /** The API root appended to a base URL that has no path. */
 export const API_ROOT_PATH = "/api/public/v1.0";
@@ -195,6 +202,7 @@ export class HttpClient {
   private readonly maxResponseBytes: number;
   private readonly retryPolicy: RetryPolicy;
   private readonly userAgent: string;
+  private readonly settingNames: SettingNames;
   private readonly session: DigestSession;
   // Built on first use: an undici Agent must not be captured by Pulumi's serializer (NOTES.md).
   private agent: Agent | undefined;
@@ -234,6 +242,15 @@ export class HttpClient {
       }
       checkHeaderText("userAgent", options.userAgent);
     }
+    if (options.settingNames !== undefined) {
+      if (!isRecord(options.settingNames))
+        throw new InvalidArgumentError("settingNames", "must be an object");
+      for (const [name, value] of Object.entries(options.settingNames)) {
+        if (value !== undefined && (typeof value !== "string" || value === "")) {
+          throw new InvalidArgumentError(`settingNames.${name}`, "must be a non-empty string");
+        }
+      }
+    }
 
     const { password } = options;
     this.secret = () => password;
@@ -242,6 +259,7 @@ export class HttpClient {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     this.userAgent = options.userAgent ?? defaultUserAgent();
+    this.settingNames = { ...options.settingNames };
     this.session = new DigestSession({ username: options.username, password });
     this.stats = { roundTrips: 0, challenges: 0, retries: 0 };
     this.agent = undefined;
@@ -486,11 +504,18 @@ export class HttpClient {
         ...info,
         timeoutMs: this.timeoutMs,
         requestSent: mayReachServer && !connectOnly,
+        setting: this.settingNames.timeoutMs,
       });
     }
     const cause = this.sanitizeCause(call, error, code);
     if (code !== undefined && TLS_VERIFICATION_CODES.includes(code)) {
-      return new TlsError({ ...info, causeCode: code, causeMessage: cause.message, cause });
+      return new TlsError({
+        ...info,
+        causeCode: code,
+        causeMessage: cause.message,
+        cause,
+        setting: this.settingNames.caCertificate,
+      });
     }
     const sent = mayReachServer && !(code !== undefined && NOT_SENT_CODES.has(code));
     return new NetworkError({

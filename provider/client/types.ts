@@ -39,6 +39,22 @@ export interface ClientOptions {
   retry?: RetryOptions;
   /** `User-Agent` header. Default `pulumi-opsmanager/<version>`. */
   userAgent?: string;
+  /**
+   * How the user sets what lies behind these options, for error messages: a tool that builds the client
+   * from its own settings names them here, so that a message says what to change and where. Default:
+   * the option names (`caCertificate`, `timeoutMs`).
+   *
+   * @example { caCertificate: "opsmanager:caCertificate (or OPSMANAGER_CA_CERTIFICATE)" }
+   */
+  settingNames?: SettingNames;
+}
+
+/** The names a user knows the client's settings by; see {@link ClientOptions.settingNames}. */
+export interface SettingNames {
+  /** The setting that gives the PEM file of a private certificate authority. */
+  caCertificate?: string;
+  /** The setting that gives the time allowed for one attempt. */
+  timeoutMs?: string;
 }
 
 /** One request, relative to the API root. */

@@ -8,7 +8,7 @@
  */
 import type { HttpClient } from "../client";
 import { getHttpClient } from "../client";
-import { type ConfigLookup, resolveSettings, type Settings } from "./settings";
+import { type ConfigLookup, resolveSettings, SETTINGS, type Settings } from "./settings";
 
 interface ConfigureRequestLike {
   config: { get(key: string): string | undefined };
@@ -58,6 +58,11 @@ export function currentClient(): HttpClient {
   return clientFor(currentSettings());
 }
 
+/** A setting as a user sets it: `opsmanager:caCertificate or the environment variable OPSMANAGER_CA_CERTIFICATE`. */
+function settingName(setting: { config: string; env: readonly string[] }): string {
+  return `${setting.config} or the environment variable ${setting.env.join(" or ")}`;
+}
+
 /** The shared client for `settings`: one per server, credentials and CA in the process. */
 export function clientFor(settings: Settings): HttpClient {
   return getHttpClient({
@@ -66,6 +71,11 @@ export function clientFor(settings: Settings): HttpClient {
     password: settings.privateKey,
     caCertificate: settings.caCertificate,
     timeoutMs: settings.timeoutMs,
+    // Transport errors name the settings a user of the provider knows, not the client's options.
+    settingNames: {
+      caCertificate: settingName(SETTINGS.caCertificate),
+      timeoutMs: settingName(SETTINGS.timeoutSeconds),
+    },
   });
 }
 

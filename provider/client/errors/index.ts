@@ -7,4 +7,4 @@ export { OpsManagerError } from "./opsmanager-error";
 export { ResponseShapeError, type ResponseShapeErrorInit } from "./response-shape-error";
 export { ResponseTooLargeError, type ResponseTooLargeErrorInit } from "./response-too-large-error";
 export { TimeoutError, type TimeoutErrorInit } from "./timeout-error";
-export { TLS_VERIFICATION_CODES, TlsError } from "./tls-error";
+export { TLS_VERIFICATION_CODES, TlsError, type TlsErrorInit } from "./tls-error";

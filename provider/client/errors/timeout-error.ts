@@ -6,6 +6,8 @@ export interface TimeoutErrorInit extends CallInfo {
   timeoutMs: number;
   /** `true` unless the connection was never made: the server may have acted on the request. */
   requestSent: boolean;
+  /** The timeout setting, as the user knows it. Default `timeoutMs`. */
+  setting?: string;
 }
 
 /**
@@ -28,7 +30,7 @@ export class TimeoutError extends OpsManagerError {
     super(
       "OM_ERR_TIMEOUT",
       `${init.method} ${init.path} timed out: no complete response within ${init.timeoutMs} ms${sent}; ` +
-        `try again, or raise the timeout (timeoutMs) if the server is slow${callSuffix(init)}`,
+        `try again, or raise the timeout (${init.setting ?? "timeoutMs"}) if the server is slow${callSuffix(init)}`,
     );
     this.name = "TimeoutError";
     this.method = init.method;

@@ -19,20 +19,28 @@ export const TLS_VERIFICATION_CODES: readonly string[] = [
  * for a self-hosted server is to give the PEM file of its certificate authority as `caCertificate`.
  */
 export class TlsError extends NetworkError {
-  constructor(init: Omit<NetworkErrorInit, "requestSent">) {
-    super({ ...init, requestSent: false }, "OM_ERR_TLS", formatTlsMessage(init));
+  constructor(init: TlsErrorInit) {
+    const { setting, ...rest } = init;
+    super({ ...rest, requestSent: false }, "OM_ERR_TLS", formatTlsMessage(init));
     this.name = "TlsError";
   }
 }
 
-function formatTlsMessage(init: Omit<NetworkErrorInit, "requestSent">): string {
+/** A TLS failure, and how the user names the CA certificate setting. */
+export interface TlsErrorInit extends Omit<NetworkErrorInit, "requestSent"> {
+  /** The setting that gives a CA certificate, as the user knows it. Default `caCertificate`. */
+  setting?: string;
+}
+
+function formatTlsMessage(init: TlsErrorInit): string {
+  const setting = init.setting ?? "caCertificate";
   const code = init.causeCode ?? "TLS";
   const head = `${init.method} ${init.path} failed: the server's certificate is not trusted (${code})`;
   if (code === "ERR_TLS_CERT_ALTNAME_INVALID") {
     return (
       `${head}: it does not name the host in the URL; use the host name the certificate was issued for, ` +
       `or, if the certificate authority is private, also give the PEM file of the certificate authority ` +
-      `as the CA certificate setting (caCertificate)` +
+      `as the CA certificate setting (${setting})` +
       callSuffix(init)
     );
   }
@@ -41,7 +49,7 @@ function formatTlsMessage(init: Omit<NetworkErrorInit, "requestSent">): string {
   }
   return (
     `${head}; if the server uses a private certificate authority, give the PEM file of its certificate ` +
-    `authority as the CA certificate setting (caCertificate)` +
+    `authority as the CA certificate setting (${setting})` +
     callSuffix(init)
   );
 }
