@@ -399,8 +399,6 @@ export class HttpClient {
     }
     const withBody = !probe && call.body !== undefined;
     if (withBody) headers["content-type"] = "application/json";
-    // A probe's failure says nothing about the real request, which was not sent.
-    const mayReachServer = !probe;
 
     const controller = new AbortController();
     let timedOut = false;
@@ -415,7 +413,7 @@ export class HttpClient {
     const finish = (): void => clearTimeout(timer);
     const fail = (error: unknown): Error => {
       finish();
-      return this.transportError(call, error, timedOut, mayReachServer);
+      return this.transportError(call, error, timedOut, probe);
     };
 
     this.stats.roundTrips += 1;
@@ -494,7 +492,9 @@ export class HttpClient {
   }
 
   /** Maps an undici or socket error to a `TimeoutError`, `TlsError` or `NetworkError`. */
-  private transportError(call: Call, error: unknown, timedOut: boolean, mayReachServer: boolean): Error {
+  private transportError(call: Call, error: unknown, timedOut: boolean, probe: boolean): Error {
+    // A probe's failure says nothing about the real request, which was not sent.
+    const mayReachServer = !probe;
     const info = callInfo(call);
     const codes = errorCodes(error);
     const code = pickCode(codes);
@@ -504,6 +504,7 @@ export class HttpClient {
         ...info,
         timeoutMs: this.timeoutMs,
         requestSent: mayReachServer && !connectOnly,
+        notSentBecause: probe && !connectOnly ? "challenge" : "connect",
         setting: this.settingNames.timeoutMs,
       });
     }

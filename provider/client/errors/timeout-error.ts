@@ -6,6 +6,11 @@ export interface TimeoutErrorInit extends CallInfo {
   timeoutMs: number;
   /** `true` unless the connection was never made: the server may have acted on the request. */
   requestSent: boolean;
+  /**
+   * What timed out when the request was not sent: making the connection (default), or the bodyless
+   * request that fetches the authentication challenge before a request with a body.
+   */
+  notSentBecause?: "connect" | "challenge";
   /** The timeout setting, as the user knows it. Default `timeoutMs`. */
   setting?: string;
 }
@@ -23,7 +28,9 @@ export class TimeoutError extends OpsManagerError {
   constructor(init: TimeoutErrorInit) {
     const reads = init.method === "GET" || init.method === "HEAD";
     const sent = !init.requestSent
-      ? "; the connection could not be made"
+      ? init.notSentBecause === "challenge"
+        ? "; the server did not answer the request for an authentication challenge, so the request itself was not sent"
+        : "; the connection could not be made"
       : reads
         ? ""
         : "; the request may have reached the server, so it may have been acted on — check before repeating it";
