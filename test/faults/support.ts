@@ -1,0 +1,133 @@
+/**
+ * What the fault, TLS and concurrency suites share: the serialized providers as the built package
+ * defines them, a program directory holding the packed package, hosts started with no Ops Manager
+ * setting leaking in from the test's environment, and the engine's way of calling a provider (check,
+ * then create with the checked inputs, so many at a time).
+ */
+import { createRequire } from "node:module";
+import type { RecordedRequest } from "../../simulator/types";
+import { type Host, type Props, startHost, urn } from "../support/host";
+import { makeProgramDir, type ProgramDir } from "../support/program-dir";
+import { serializeProvider } from "../support/serialize";
+
+const req = createRequire(__filename);
+
+export const KEY_TYPE = "pulumi-nodejs:dynamic/opsmanager:OrgApiKey";
+export const JOB_TYPE = "pulumi-nodejs:dynamic/opsmanager:LogCollectionJob";
+
+/** Every environment variable the provider reads, removed from a host's environment. */
+export const NO_ENV: Record<string, undefined> = {
+  OPSMANAGER_BASE_URL: undefined,
+  OPSMANAGER_PUBLIC_KEY: undefined,
+  OPSMANAGER_PRIVATE_KEY: undefined,
+  OPSMANAGER_CA_CERTIFICATE: undefined,
+  OPSMANAGER_TIMEOUT_SECONDS: undefined,
+  MCLI_OPS_MANAGER_URL: undefined,
+  MCLI_PUBLIC_API_KEY: undefined,
+  MCLI_PRIVATE_API_KEY: undefined,
+  NODE_TLS_REJECT_UNAUTHORIZED: undefined,
+  NODE_EXTRA_CA_CERTS: undefined,
+};
+
+/** A program directory and the `__provider` texts of both resources. */
+export interface ProviderFixture {
+  program: ProgramDir;
+  keyText: string;
+  jobText: string;
+  hosts: Host[];
+  /** Starts a host in the program directory (environment: {@link NO_ENV} plus `env`) and configures it. */
+  newHost(config: Record<string, string> | null, env?: Record<string, string | undefined>): Promise<Host>;
+  withKey(props: Props): Props;
+  withJob(props: Props): Props;
+  /** Closes every host and removes the program directory. */
+  close(): Promise<void>;
+}
+
+/** Builds the fixture; `npm run build` must have run (the providers come from `dist/`). */
+export async function providerFixture(): Promise<ProviderFixture> {
+  const { orgApiKeyProvider, logCollectionJobProvider } = req("../../dist/provider/resources/providers.js");
+  const program = await makeProgramDir();
+  const keyText = await serializeProvider(orgApiKeyProvider);
+  const jobText = await serializeProvider(logCollectionJobProvider);
+  const hosts: Host[] = [];
+  return {
+    program,
+    keyText,
+    jobText,
+    hosts,
+    async newHost(config, env = {}) {
+      const host = await startHost({ cwd: program.dir, env: { ...NO_ENV, ...env } });
+      hosts.push(host);
+      if (config) await host.configure(config);
+      return host;
+    },
+    withKey: (props) => ({ ...props, __provider: keyText }),
+    withJob: (props) => ({ ...props, __provider: jobText }),
+    async close() {
+      await Promise.all(hosts.map((h) => h.close()));
+      await program.cleanup();
+    },
+  };
+}
+
+export function keyUrn(name: string): string {
+  return urn(KEY_TYPE, name);
+}
+
+export function jobUrn(name: string): string {
+  return urn(JOB_TYPE, name);
+}
+
+/**
+ * What the engine does for a new resource: Check, then (no failures) Create with the checked inputs.
+ * Rejects with the host's error, or with the check failures.
+ */
+export async function checkThenCreate(host: Host, resourceUrn: string, props: Props) {
+  const checked = await host.check(resourceUrn, {}, props);
+  if (checked.failures.length > 0) {
+    throw new Error(`check failed: ${JSON.stringify(checked.failures)}`);
+  }
+  return host.create(resourceUrn, { ...checked.inputs, __provider: props.__provider });
+}
+
+/** Runs `work` over `items`, at most `concurrency` at a time (the engine's `--parallel`). */
+export async function pool<T, R>(
+  items: readonly T[],
+  concurrency: number,
+  work: (item: T, index: number) => Promise<R>,
+): Promise<PromiseSettledResult<R>[]> {
+  const results: PromiseSettledResult<R>[] = new Array(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next++;
+      try {
+        results[index] = { status: "fulfilled", value: await work(items[index] as T, index) };
+      } catch (reason) {
+        results[index] = { status: "rejected", reason };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+  return results;
+}
+
+/** Requests grouped by status (0: the connection was dropped before a status line). */
+export function byStatus(requests: readonly RecordedRequest[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const r of requests) counts[String(r.status)] = (counts[String(r.status)] ?? 0) + 1;
+  return counts;
+}
+
+/** `(nonce, nc)` pairs sent more than once: each one is a replay. */
+export function replayedNoncePairs(requests: readonly RecordedRequest[]): string[] {
+  const seen = new Set<string>();
+  const replayed: string[] = [];
+  for (const r of requests) {
+    if (r.digest?.nonce === undefined || r.digest.nc === undefined) continue;
+    const pair = `${r.digest.nonce}/${r.digest.nc}`;
+    if (seen.has(pair)) replayed.push(pair);
+    seen.add(pair);
+  }
+  return replayed;
+}

@@ -1,0 +1,97 @@
+/**
+ * A log collection job's POST that the server may have acted on is never sent again by the provider,
+ * and the error the engine receives says so plainly, with what to check. Through the real host.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startSimulator } from "../../simulator";
+import type { Fault, Simulator } from "../../simulator/types";
+import type { Host, HostCallError } from "../support/host";
+import { checkThenCreate, jobUrn, type ProviderFixture, providerFixture } from "./support";
+
+const PRIVATE_KEY = "3a9d0b7e-post-4c2f-8e1d-FAULTSUITE02";
+
+let sim: Simulator;
+let fx: ProviderFixture;
+let host: Host;
+let n = 0;
+
+const job = () => {
+  n += 1;
+  return fx.withJob({
+    groupId: sim.groupId,
+    resourceType: "CLUSTER",
+    resourceName: `c-${n}`,
+    sizeRequestedPerFileBytes: 5_000,
+    logTypes: ["FTDC"],
+    redacted: false,
+  });
+};
+
+const posts = () => sim.requests.filter((q) => q.method === "POST").length;
+
+beforeAll(async () => {
+  sim = await startSimulator({ seed: { keys: 3, privateKey: PRIVATE_KEY } });
+  fx = await providerFixture();
+  host = await fx.newHost({
+    "opsmanager:baseUrl": sim.url,
+    "opsmanager:publicKey": sim.publicKey,
+    "opsmanager:privateKey": PRIVATE_KEY,
+    "opsmanager:timeoutSeconds": "1",
+  });
+  // The digest session's first challenge is fetched once, before the cases.
+  await checkThenCreate(host, jobUrn("warm"), job());
+});
+
+afterAll(async () => {
+  await fx?.close();
+  await sim?.close();
+});
+
+describe("a create the server may have acted on", () => {
+  const cases: Array<[string, Fault, boolean]> = [
+    ["answered 500 without acting", { method: "POST", status: 500 }, false],
+    ["answered 500 after creating the job", { method: "POST", status: 500, actThenFail: true }, true],
+    ["answered 502 by a proxy", { method: "POST", status: 502 }, false],
+    ["cut off after the server acted, before any answer", { method: "POST", drop: "after" }, true],
+    ["cut off in the middle of the answer", { method: "POST", drop: "mid" }, true],
+    ["answered too late (the 1 s timeout)", { method: "POST", delayMs: 1_500 }, true],
+  ];
+
+  it.each(cases)(
+    "%s: fails saying the job may exist and how to check, and is POSTed once",
+    async (_name, fault, acts) => {
+      sim.resetRequests();
+      const jobsBefore = sim.state.jobs().length;
+      sim.faults.add(fault);
+      const props = job();
+      const error = (await checkThenCreate(host, jobUrn(`job-${n}`), props).catch((e) => e)) as HostCallError;
+      expect(error).toBeInstanceOf(Error);
+      const path = `/groups/${sim.groupId}/logCollectionJobs`;
+      expect(error.message).toContain(`LogCollectionJob (project ${sim.groupId}): POST ${path} `);
+      expect(error.message).toContain("The server may have created the log collection job");
+      expect(error.message).toContain("it was not sent again, so that no second log collection job starts");
+      expect(error.message).toContain(
+        `Before running \`pulumi up\` again, check the project's log collection jobs in Ops Manager (project ${sim.groupId}); a job made by this attempt is not in the stack`,
+      );
+      expect(error.message).toContain(`: POST ${sim.apiRoot}${path}`);
+      expect(error.message).not.toContain(PRIVATE_KEY);
+      // Nothing is recorded: the engine gets no id, so no resource enters the stack.
+      expect(error.partial).toBeUndefined();
+      // Give a stray retry time to show up on the wire.
+      await new Promise((r) => setTimeout(r, fault.delayMs ?? 300));
+      expect(posts()).toBe(1);
+      expect(sim.state.jobs().length - jobsBefore).toBe(acts ? 1 : 0);
+    },
+  );
+
+  it("answered 503 (not acted on): sent again, and one job is created", async () => {
+    sim.resetRequests();
+    const jobsBefore = sim.state.jobs().length;
+    sim.faults.add({ method: "POST", status: 503, times: 2 });
+    const created = await checkThenCreate(host, jobUrn("after-503"), job());
+    expect(created.id).toMatch(/^[0-9a-f]{24}$/);
+    expect(sim.requests.filter((q) => q.method === "POST").map((q) => q.status)).toEqual([503, 503, 201]);
+    expect(sim.state.jobs().length - jobsBefore).toBe(1);
+    expect(sim.state.jobs().at(-1)?.id).toBe(created.id);
+  });
+});
