@@ -351,7 +351,7 @@ export class HttpClient {
         detail: parsed.detail,
         reason: parsed.reason,
         why: outcome.why,
-        offered: outcome.offered,
+        offered: outcome.offered === undefined ? undefined : this.redact(outcome.offered, call),
       });
     }
     if (response.status < 200 || response.status >= 300) {
@@ -362,7 +362,7 @@ export class HttpClient {
         status: response.status,
         ...parsed,
         retryAfterMs: parseRetryAfter(response.headers["retry-after"]),
-        location: typeof location === "string" ? location : undefined,
+        location: typeof location === "string" ? this.redact(location, call) : undefined,
       });
     }
     const raw = await response.readAll(this.maxResponseBytes);
@@ -551,6 +551,12 @@ export class HttpClient {
     for (const value of [...(call?.sentAuthorizations ?? []), this.secret()]) {
       const forms = new Set([value, JSON.stringify(value).slice(1, -1), escapeHtml(value)]);
       for (const form of forms) out = out.split(form).join("[redacted]");
+    }
+    // The hashes themselves are hex, which no escaping or URL-encoding changes: removing them by value
+    // also catches an echo escaped twice, or quoted inside a redirect's URL.
+    for (const header of call?.sentAuthorizations ?? []) {
+      const hash = /response\s*=\s*"?([0-9a-f]{32,64})/i.exec(header)?.[1];
+      if (hash !== undefined) out = out.split(hash).join("[redacted]");
     }
     return out.replace(/(response\s*=\s*(?:\\?["'])?)[0-9a-f]{32,64}/gi, "$1[redacted]");
   }
