@@ -228,8 +228,20 @@ describe("answers", () => {
       path: "/orgs/5f1/apiKeys/5f2",
     });
     expect((error as Error).message).toBe(
-      "PATCH /orgs/5f1/apiKeys/5f2 failed: 400 INVALID_ATTRIBUTE — desc must be 1 to 250 characters: " +
+      "PATCH /orgs/5f1/apiKeys/5f2 failed: 400 INVALID_ATTRIBUTE — desc must be 1 to 250 characters " +
+        "(correct the value the server names and run again): " +
         `PATCH ${server.origin}/api/public/v1.0/orgs/5f1/apiKeys/5f2`,
+    );
+  });
+
+  it("a 403 says the credentials are not allowed the call and what to change", async () => {
+    const { client } = await setup({
+      handler: (_req, res) =>
+        sendJson(res, 403, { detail: "Forbidden.", errorCode: "USER_CANNOT_ACCESS_ORG", error: 403 }),
+    });
+    const error = await client.request({ method: "GET", path: "/orgs/5f1/apiKeys" }).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(
+      /GET \/orgs\/5f1\/apiKeys failed: 403 USER_CANNOT_ACCESS_ORG — Forbidden\. \(the credentials are valid but not allowed this call: give the API key a role/,
     );
   });
 

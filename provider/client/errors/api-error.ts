@@ -61,7 +61,12 @@ function hintFor(init: ApiErrorInit): string | undefined {
       ? `the server redirected to ${init.location}; use that address as the base URL`
       : "the server redirected; check the base URL (https or http, host and port)";
   }
+  if (status === 400) return "correct the value the server names and run again";
+  if (status === 403) {
+    return "the credentials are valid but not allowed this call: give the API key a role that allows it, or add this machine to the key's access list";
+  }
   if (status === 404) return "check the id";
+  if (status === 409) return "the resource changed meanwhile; run `pulumi refresh`, then try again";
   if (status === 429) {
     const wait =
       init.retryAfterMs === undefined
