@@ -113,25 +113,30 @@ function operations(sim) {
   };
 }
 
+/** What the simulator answers to the GET and the PATCH: the ceiling server sends the same bodies. */
+async function simulatorBodies() {
+  const sim = await startSimulator(SIM_OPTIONS);
+  const probe = new HttpClient({ baseUrl: sim.url, username: sim.publicKey, password: sim.privateKey });
+  try {
+    const ops = operations(sim);
+    const [path, query] = ops.GET.path.split("?");
+    const got = await probe.request({
+      method: "GET",
+      path,
+      query: Object.fromEntries(new URLSearchParams(query)),
+    });
+    const patched = await probe.request({ method: "PATCH", path: ops.PATCH.path, body: ops.PATCH.body(0) });
+    return { getBody: JSON.stringify(got.body), patchBody: JSON.stringify(patched.body) };
+  } finally {
+    await probe.close();
+    await sim.close();
+  }
+}
+
 async function roundtrips() {
   let plain;
   try {
-    // The ceiling server answers with the simulator's own bodies for the same requests.
-    const sim = await startSimulator(SIM_OPTIONS);
-    const probe = new HttpClient({ baseUrl: sim.url, username: sim.publicKey, password: sim.privateKey });
-    const ops = operations(sim);
-    const got = await probe.request({
-      method: "GET",
-      path: ops.GET.path.split("?")[0],
-      query: { itemsPerPage: 5 },
-    });
-    const patched = await probe.request({ method: "PATCH", path: ops.PATCH.path, body: { desc: "bench" } });
-    await probe.close();
-    await sim.close();
-    plain = await startPlainServer({
-      getBody: JSON.stringify(got.body),
-      patchBody: JSON.stringify(patched.body),
-    });
+    plain = await startPlainServer(await simulatorBodies());
 
     // A fresh simulator per run: past 10,000 nonces its nonce table is scanned on every challenge
     // (simulator/digest.ts), which would slow down whichever client ran late.
@@ -215,10 +220,10 @@ async function roundtrips() {
       title: `1. Round trips per request: ${int(N)} GETs and ${int(N)} PATCHes against the simulator`,
       tables: [md],
       notes: [
-        `Wall time: median of ${ROUNDS} rounds after a warm-up round, the clients interleaved; round trips and ` +
-          "failures: the most in any round. Round trips are counted at the server. The simulator has no unauthenticated mode, so the undici ceiling " +
-          "runs against a plain node:http server in bench/lib/plain-server.js that answers with the simulator's own " +
-          "bodies for the same requests.",
+        `Wall time: median of ${ROUNDS} rounds after a warm-up round, the clients interleaved; round trips ` +
+          "and failures: the most in any round. Round trips are counted at the server. The simulator has no " +
+          "unauthenticated mode, so the undici ceiling runs against a plain node:http server " +
+          "(bench/lib/plain-server.js) that answers with the simulator's own bodies for the same requests.",
       ],
       summary: [
         {
