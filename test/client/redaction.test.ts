@@ -13,6 +13,7 @@ import {
   TlsError,
 } from "../../provider/client";
 import type { ClientOptions } from "../../provider/client/types";
+import { makeTestCa } from "../support/tls";
 import {
   DEFAULT_PASSWORD,
   DEFAULT_USER,
@@ -20,14 +21,13 @@ import {
   sendJson,
   startDigestServer,
 } from "./support/digest-server";
-import { makeTestPki } from "./support/test-ca";
 
 let server: DigestServer;
 let tlsServer: DigestServer;
 const clients: HttpClient[] = [];
 
 beforeAll(async () => {
-  const pki = makeTestPki();
+  const pki = makeTestCa();
   tlsServer = await startDigestServer({ tls: { key: pki.serverKey, cert: pki.serverCert } });
   server = await startDigestServer({
     handler: (req, res) => {

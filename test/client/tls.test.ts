@@ -1,19 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HttpClient, TlsError } from "../../provider/client";
+import { makeTestCa, type TestCa } from "../support/tls";
 import {
   DEFAULT_PASSWORD,
   DEFAULT_USER,
   type DigestServer,
   startDigestServer,
 } from "./support/digest-server";
-import { makeTestPki, type TestPki } from "./support/test-ca";
 
-let pki: TestPki;
+let pki: TestCa;
 let server: DigestServer;
 const clients: HttpClient[] = [];
 
 beforeAll(async () => {
-  pki = makeTestPki();
+  pki = makeTestCa();
   server = await startDigestServer({ tls: { key: pki.serverKey, cert: pki.serverCert } });
 });
 
@@ -65,7 +65,7 @@ describe("HTTPS with a private certificate authority", () => {
   });
 
   it("a CA that did not sign the server's certificate is not enough", async () => {
-    const other = makeTestPki();
+    const other = makeTestCa("Another Test CA");
     const client = makeClient("127.0.0.1", other.caPem);
     await expect(client.request({ method: "GET", path: "/x" })).rejects.toBeInstanceOf(TlsError);
   });

@@ -6,28 +6,13 @@
  */
 import { createRequire } from "node:module";
 import type { RecordedRequest } from "../../simulator/types";
-import { type Host, type Props, startHost, urn } from "../support/host";
+import { type Host, JOB_TYPE, KEY_TYPE, NO_ENV, type Props, startHost, urn } from "../support/host";
 import { makeProgramDir, type ProgramDir } from "../support/program-dir";
 import { serializeProvider } from "../support/serialize";
 
 const req = createRequire(__filename);
 
-export const KEY_TYPE = "pulumi-nodejs:dynamic/opsmanager:OrgApiKey";
-export const JOB_TYPE = "pulumi-nodejs:dynamic/opsmanager:LogCollectionJob";
-
-/** Every environment variable the provider reads, removed from a host's environment. */
-export const NO_ENV: Record<string, undefined> = {
-  OPSMANAGER_BASE_URL: undefined,
-  OPSMANAGER_PUBLIC_KEY: undefined,
-  OPSMANAGER_PRIVATE_KEY: undefined,
-  OPSMANAGER_CA_CERTIFICATE: undefined,
-  OPSMANAGER_TIMEOUT_SECONDS: undefined,
-  MCLI_OPS_MANAGER_URL: undefined,
-  MCLI_PUBLIC_API_KEY: undefined,
-  MCLI_PRIVATE_API_KEY: undefined,
-  NODE_TLS_REJECT_UNAUTHORIZED: undefined,
-  NODE_EXTRA_CA_CERTS: undefined,
-};
+export { JOB_TYPE, KEY_TYPE, NO_ENV } from "../support/host";
 
 /** A program directory and the `__provider` texts of both resources. */
 export interface ProviderFixture {

@@ -2,7 +2,16 @@ import { createRequire } from "node:module";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSimulator } from "../../simulator";
 import type { Simulator } from "../../simulator/types";
-import { type Host, type HostCallError, startHost, UNKNOWN, urn } from "../support/host";
+import {
+  type Host,
+  type HostCallError,
+  JOB_TYPE,
+  KEY_TYPE,
+  NO_ENV,
+  startHost,
+  UNKNOWN,
+  urn,
+} from "../support/host";
 import { makeProgramDir, type ProgramDir } from "../support/program-dir";
 import { serializeProvider } from "../support/serialize";
 
@@ -11,17 +20,8 @@ const req = createRequire(__filename);
 const { orgApiKeyProvider, logCollectionJobProvider } = req("../../dist/provider/resources/providers.js");
 
 const PRIVATE_KEY = "6f1d2c3b-host-4e5f-a6b7-RECOGNIZABLE01";
-const KEY_URN = urn("pulumi-nodejs:dynamic/opsmanager:OrgApiKey", "key");
-const JOB_URN = urn("pulumi-nodejs:dynamic/opsmanager:LogCollectionJob", "job");
-const NO_ENV = {
-  OPSMANAGER_BASE_URL: undefined,
-  OPSMANAGER_PUBLIC_KEY: undefined,
-  OPSMANAGER_PRIVATE_KEY: undefined,
-  OPSMANAGER_CA_CERTIFICATE: undefined,
-  MCLI_OPS_MANAGER_URL: undefined,
-  MCLI_PUBLIC_API_KEY: undefined,
-  MCLI_PRIVATE_API_KEY: undefined,
-};
+const KEY_URN = urn(KEY_TYPE, "key");
+const JOB_URN = urn(JOB_TYPE, "job");
 
 let sim: Simulator;
 let program: ProgramDir;

@@ -5,7 +5,16 @@ import * as key from "../../provider/resources/org-api-key-methods";
 import { configure, resetRuntimeForTests } from "../../provider/resources/runtime";
 import { startSimulator } from "../../simulator";
 import type { Simulator } from "../../simulator/types";
-import { type Host, type HostCallError, startHost, urn } from "../support/host";
+import {
+  type Host,
+  type HostCallError,
+  JOB_TYPE,
+  KEY_TYPE,
+  NO_ENV,
+  SETTING_ENV,
+  startHost,
+  urn,
+} from "../support/host";
 import { makeProgramDir, type ProgramDir } from "../support/program-dir";
 import { serializeProvider } from "../support/serialize";
 import {
@@ -23,20 +32,9 @@ const req = createRequire(__filename);
 const { orgApiKeyProvider, logCollectionJobProvider } = req("../../dist/provider/resources/providers.js");
 
 const URNS = {
-  OrgApiKey: urn("pulumi-nodejs:dynamic/opsmanager:OrgApiKey", "key"),
-  LogCollectionJob: urn("pulumi-nodejs:dynamic/opsmanager:LogCollectionJob", "job"),
+  OrgApiKey: urn(KEY_TYPE, "key"),
+  LogCollectionJob: urn(JOB_TYPE, "job"),
 };
-const SETTING_ENV = [
-  "OPSMANAGER_BASE_URL",
-  "OPSMANAGER_PUBLIC_KEY",
-  "OPSMANAGER_PRIVATE_KEY",
-  "OPSMANAGER_CA_CERTIFICATE",
-  "OPSMANAGER_TIMEOUT_SECONDS",
-  "MCLI_OPS_MANAGER_URL",
-  "MCLI_PUBLIC_API_KEY",
-  "MCLI_PRIVATE_API_KEY",
-];
-const NO_ENV = Object.fromEntries(SETTING_ENV.map((name) => [name, undefined]));
 
 const inputRows = ROWS.filter((r): r is InputRow => r.target !== "config");
 const configRows = ROWS.filter((r): r is ConfigRow => r.target === "config");

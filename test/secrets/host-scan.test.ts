@@ -6,7 +6,17 @@ import { createRequire } from "node:module";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSimulator } from "../../simulator";
 import type { Simulator } from "../../simulator/types";
-import { type Host, type HostCallError, type Props, startHost, urn } from "../support/host";
+import {
+  type Host,
+  type HostCallError,
+  JOB_TYPE,
+  KEY_TYPE,
+  NO_ENV,
+  type Props,
+  SETTING_ENV,
+  startHost,
+  urn,
+} from "../support/host";
 import { makeProgramDir, type ProgramDir } from "../support/program-dir";
 import { serializeProviderFull } from "../support/serialize";
 import { expectNoSecret, PRIVATE_KEY, SERVER_REDACTED } from "./support";
@@ -15,19 +25,8 @@ const req = createRequire(__filename);
 const { orgApiKeyProvider, logCollectionJobProvider } = req("../../dist/provider/resources/providers.js");
 
 const WRONG_PRIVATE_KEY = "0ff1ce00-WRONG-PRIVATE-KEY-0000deadbeef";
-const KEY_URN = urn("pulumi-nodejs:dynamic/opsmanager:OrgApiKey", "key");
-const JOB_URN = urn("pulumi-nodejs:dynamic/opsmanager:LogCollectionJob", "job");
-const SETTING_ENV = [
-  "OPSMANAGER_BASE_URL",
-  "OPSMANAGER_PUBLIC_KEY",
-  "OPSMANAGER_PRIVATE_KEY",
-  "OPSMANAGER_CA_CERTIFICATE",
-  "OPSMANAGER_TIMEOUT_SECONDS",
-  "MCLI_OPS_MANAGER_URL",
-  "MCLI_PUBLIC_API_KEY",
-  "MCLI_PRIVATE_API_KEY",
-];
-const NO_ENV = Object.fromEntries(SETTING_ENV.map((name) => [name, undefined]));
+const KEY_URN = urn(KEY_TYPE, "key");
+const JOB_URN = urn(JOB_TYPE, "job");
 
 let sim: Simulator;
 let program: ProgramDir;

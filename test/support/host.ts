@@ -2,6 +2,7 @@
  * Drives the SDK's real dynamic-provider host (`@pulumi/pulumi/cmd/dynamic-provider`) over gRPC, the
  * way the Pulumi engine does, so provider behaviour can be tested without the Pulumi CLI.
  */
+
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
@@ -11,9 +12,25 @@ import type * as provpbTypes from "@pulumi/pulumi/proto/provider_pb";
 import type * as statuspbTypes from "@pulumi/pulumi/proto/status_pb";
 import type * as emptypbTypes from "google-protobuf/google/protobuf/empty_pb";
 import type * as structpbTypes from "google-protobuf/google/protobuf/struct_pb";
+import { SETTINGS } from "../../provider/resources/settings";
 
 /** The value the engine sends for an input that is not known yet (during preview). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+/** Type tokens of the package's two resources. */
+export const KEY_TYPE = "pulumi-nodejs:dynamic/opsmanager:OrgApiKey";
+export const JOB_TYPE = "pulumi-nodejs:dynamic/opsmanager:LogCollectionJob";
+
+/** The environment variables the provider reads its settings from (one list: the provider's own). */
+export const SETTING_ENV: readonly string[] = Object.values(SETTINGS).flatMap((s) => s.env);
+
+/**
+ * Every variable the provider reads, and Node's own TLS overrides, removed from a host's environment:
+ * only what a test configures reaches the host, never the shell's settings.
+ */
+export const NO_ENV: Record<string, undefined> = Object.fromEntries(
+  [...SETTING_ENV, "NODE_TLS_REJECT_UNAUTHORIZED", "NODE_EXTRA_CA_CERTS"].map((name) => [name, undefined]),
+);
 
 /** The type token of a `pulumi.dynamic.Resource` created without a module or type override. */
 export const DYNAMIC_RESOURCE_TYPE = "pulumi-nodejs:dynamic:Resource";
