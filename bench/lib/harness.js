@@ -24,7 +24,9 @@ function compile() {
       },
       fileName: `${name}.ts`,
     });
-    fs.writeFileSync(path.join(OUT, `${name}.js`), outputText);
+    // The support code reads the provider's own definitions from source; here, from the build.
+    const built = outputText.replace(/require\("\.\.\/\.\.\/provider\//g, `require("${ROOT}/dist/provider/`);
+    fs.writeFileSync(path.join(OUT, `${name}.js`), built);
   }
 }
 

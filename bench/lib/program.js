@@ -13,17 +13,6 @@ const BASELINE_DIR = path.join(__dirname, "..", "baseline");
 const KEY_TYPE = "pulumi-nodejs:dynamic/opsmanager:OrgApiKey";
 const JOB_TYPE = "pulumi-nodejs:dynamic/opsmanager:LogCollectionJob";
 
-// Whatever the shell has must not configure the host: only the stack config below does.
-const NO_ENV = {
-  OPSMANAGER_BASE_URL: undefined,
-  OPSMANAGER_PUBLIC_KEY: undefined,
-  OPSMANAGER_PRIVATE_KEY: undefined,
-  OPSMANAGER_CA_CERTIFICATE: undefined,
-  MCLI_OPS_MANAGER_URL: undefined,
-  MCLI_PUBLIC_API_KEY: undefined,
-  MCLI_PRIVATE_API_KEY: undefined,
-};
-
 /** Every method defers to the `trivial-provider` package, required by name on the host at call time. */
 const trivialProvider = {
   create: (inputs) => require("trivial-provider").create(inputs),
@@ -73,7 +62,7 @@ const stackConfig = (sim) => ({
 
 /** Starts a host in the program directory, tracked in `hosts` so it is always closed. */
 async function newHost(prog, hosts, config) {
-  const host = await harness.startHost({ cwd: prog.dir, env: NO_ENV });
+  const host = await harness.startHost({ cwd: prog.dir, env: harness.NO_ENV });
   hosts.push(host);
   if (config) await host.configure(config);
   return host;
