@@ -1,4 +1,4 @@
-import { type ApiKeySelector, listAllOrgApiKeys, selectApiKey } from "../api/api-keys";
+import { type ApiKeySelector, listAllOrgApiKeys } from "../api/api-keys";
 import type { ApiKey } from "../api/schemas";
 import type { Transport } from "../api/transport";
 
@@ -9,13 +9,34 @@ interface Listing {
   /** Value of {@link callSeq} when the listing started: it saw every change made before then. */
   startSeq: number;
   startedAt: number;
-  keys: Promise<Map<string, ApiKey>>;
+  keys: Promise<KeyIndex>;
 }
 
 // One listing per organization and client, shared by every OrgApiKey of the deployment: N keys in one
 // org cost one listing, not N. Keyed by client (clients are shared and live as long as the process),
 // so different credentials never share what they see.
 const listings = new Map<Transport, Map<string, Listing>>();
+
+/** An organization's keys by id and by public key: each lookup is one map read, not a scan. */
+class KeyIndex {
+  private readonly byId = new Map<string, ApiKey>();
+  private readonly byPublicKey = new Map<string, ApiKey>();
+
+  constructor(keys: ApiKey[]) {
+    for (const key of keys) this.put(key);
+  }
+
+  put(key: ApiKey): void {
+    const before = this.byId.get(key.id);
+    if (before !== undefined && before.publicKey !== key.publicKey) this.byPublicKey.delete(before.publicKey);
+    this.byId.set(key.id, key);
+    this.byPublicKey.set(key.publicKey, key);
+  }
+
+  find(selector: ApiKeySelector): ApiKey | undefined {
+    return selector.id !== undefined ? this.byId.get(selector.id) : this.byPublicKey.get(selector.publicKey);
+  }
+}
 let callSeq = 0;
 
 function listingsOf(transport: Transport): Map<string, Listing> {
@@ -27,7 +48,7 @@ function listingsOf(transport: Transport): Map<string, Listing> {
   return map;
 }
 
-function listing(transport: Transport, orgId: string, freshFrom?: number): Promise<Map<string, ApiKey>> {
+function listing(transport: Transport, orgId: string, freshFrom?: number): Promise<KeyIndex> {
   const map = listingsOf(transport);
   const existing = map.get(orgId);
   if (
@@ -40,7 +61,7 @@ function listing(transport: Transport, orgId: string, freshFrom?: number): Promi
   const entry: Listing = {
     startSeq: callSeq,
     startedAt: Date.now(),
-    keys: listAllOrgApiKeys(transport, orgId).then((keys) => new Map(keys.map((k) => [k.id, k]))),
+    keys: listAllOrgApiKeys(transport, orgId).then((keys) => new KeyIndex(keys)),
   };
   map.set(orgId, entry);
   // A failed listing is not kept: the next caller tries again.
@@ -61,9 +82,9 @@ export async function findKey(
   selector: ApiKeySelector,
 ): Promise<ApiKey | undefined> {
   const seq = ++callSeq;
-  const found = selectApiKey((await listing(transport, orgId)).values(), selector);
+  const found = (await listing(transport, orgId)).find(selector);
   if (found !== undefined) return found;
-  return selectApiKey((await listing(transport, orgId, seq)).values(), selector);
+  return (await listing(transport, orgId, seq)).find(selector);
 }
 
 /** Keep the shared listing fresh with a key the server just returned (a PATCH response). */
@@ -71,7 +92,7 @@ export async function rememberKey(transport: Transport, orgId: string, key: ApiK
   const entry = listingsOf(transport).get(orgId);
   if (entry === undefined) return;
   try {
-    (await entry.keys).set(key.id, key);
+    (await entry.keys).put(key);
   } catch {
     // The listing failed; the next caller lists again.
   }

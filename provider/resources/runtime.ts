@@ -63,9 +63,14 @@ function settingName(setting: { config: string; env: readonly string[] }): strin
   return `${setting.config} or the environment variable ${setting.env.join(" or ")}`;
 }
 
+// Resolved settings are reused while they do not change, so this skips the registry's hashing.
+const clientsBySettings = new WeakMap<Settings, HttpClient>();
+
 /** The shared client for `settings`: one per server, credentials and CA in the process. */
 export function clientFor(settings: Settings): HttpClient {
-  return getHttpClient({
+  const known = clientsBySettings.get(settings);
+  if (known !== undefined && !known.isClosed) return known;
+  const client = getHttpClient({
     baseUrl: settings.baseUrl,
     username: settings.publicKey,
     password: settings.privateKey,
@@ -77,6 +82,8 @@ export function clientFor(settings: Settings): HttpClient {
       timeoutMs: settingName(SETTINGS.timeoutSeconds),
     },
   });
+  clientsBySettings.set(settings, client);
+  return client;
 }
 
 /** For tests: forget the configuration, as a new host process would. */

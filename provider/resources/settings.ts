@@ -80,6 +80,8 @@ export function resolveSettings(
         : SETTINGS[name].env.map((v) => env[v]).find((v) => v !== undefined && v !== "");
     if (value !== undefined) raw[name] = value.trim();
   }
+  // Every resource call resolves its settings; the same raw values give the same (checked) settings.
+  if (lastResolved !== undefined && sameRaw(lastResolved.raw, raw)) return lastResolved.settings;
   const missing = REQUIRED.filter((name) => raw[name] === undefined);
   if (missing.length > 0) {
     throw new ConfigError(
@@ -113,7 +115,14 @@ export function resolveSettings(
     settings.caCertificatePath = raw.caCertificate;
     settings.caCertificate = readCaFile(raw.caCertificate);
   }
+  lastResolved = { raw, settings };
   return settings;
+}
+
+let lastResolved: { raw: Partial<Record<SettingName, string>>; settings: Settings } | undefined;
+
+function sameRaw(a: Partial<Record<SettingName, string>>, b: Partial<Record<SettingName, string>>): boolean {
+  return (Object.keys(SETTINGS) as SettingName[]).every((name) => a[name] === b[name]);
 }
 
 /** The rule a base URL breaks, or `undefined`. The URL's value is not secret and may be shown. */
