@@ -362,3 +362,57 @@ describe("configuration through the host", () => {
     expect(results.filter((r) => r.status === "rejected")).toEqual([]);
   });
 });
+
+describe("the cost of an adoption through the host", () => {
+  it("50 keys of a 2,000-key org cost one listing (4 pages), one challenge and one PATCH per key that differs", async () => {
+    const big = await startSimulator({ seed: { keys: 0, privateKey: PRIVATE_KEY } });
+    try {
+      big.state.addApiKeys(1_999);
+      const host = await startHost({ cwd: program.dir, env: NO_ENV });
+      hosts.push(host);
+      await host.configure({
+        "opsmanager:baseUrl": big.url,
+        "opsmanager:publicKey": big.publicKey,
+        "opsmanager:privateKey": PRIVATE_KEY,
+      });
+      const keys = big.state
+        .apiKeys()
+        .filter((k) => k.publicKey !== big.publicKey)
+        .slice(0, 50);
+      big.resetRequests();
+      // 16 at a time, check then create, as the engine calls them; every other key gets a new desc.
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: 16 }, async () => {
+          while (next < keys.length) {
+            const i = next++;
+            const k = keys[i]!;
+            const u = urn(KEY_TYPE, `k${i}`);
+            const inputs = withKey({
+              orgId: big.orgId,
+              publicKey: k.publicKey,
+              desc: i % 2 === 0 ? `adopted ${i}` : k.desc,
+            });
+            const checked = await host.check(u, {}, inputs);
+            await host.create(u, checked.inputs);
+          }
+        }),
+      );
+      const kinds = big.requests.map((r) => `${r.method} ${r.status}`);
+      const count = (kind: string) => kinds.filter((k) => k === kind).length;
+      expect({
+        challenges: count("GET 401"),
+        pages: count("GET 200"),
+        patches: count("PATCH 200"),
+        total: kinds.length,
+      }).toEqual({
+        challenges: 1,
+        pages: 4,
+        patches: 25,
+        total: 30,
+      });
+    } finally {
+      await big.close();
+    }
+  });
+});
