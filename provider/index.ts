@@ -5,6 +5,18 @@ export type { ApiKeyChange, ApiKeySelector, PageOptions } from "./api/api-keys";
 export { InputError } from "./api/input-error";
 export type { ApiKey, GroupRole, LogType, OrgRole, ResourceType, Role } from "./api/schemas";
 export { GROUP_ROLES, LOG_TYPES, ORG_ROLES, RESOURCE_TYPES } from "./api/schemas";
+export { UncertainCreateError } from "./api/uncertain-create-error";
+export {
+  ApiError,
+  AuthenticationError,
+  InvalidArgumentError,
+  NetworkError,
+  OpsManagerError,
+  ResponseShapeError,
+  ResponseTooLargeError,
+  TimeoutError,
+  TlsError,
+} from "./client/errors";
 export { ConfigError } from "./resources/config-error";
 export { type GetOrgApiKeysArgs, getOrgApiKeys } from "./resources/get-org-api-keys";
 export { LogCollectionJob, type LogCollectionJobArgs } from "./resources/log-collection-job";
