@@ -68,6 +68,7 @@ async function memory() {
       notes: [
         `Idle host after Configure: ${mib(ours[0].idlePeak)} peak. Growth from ${SIZES[0]} to ${int(SIZES.at(-1))} ` +
           `resources: ours ${mib(growth(ours))}, trivial ${mib(growth(trivial))}.`,
+        "The simulator runs in the bench process: these figures are the host's memory, not wall time.",
       ],
       summary: [
         {

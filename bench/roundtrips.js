@@ -223,7 +223,8 @@ async function roundtrips() {
         `Wall time: median of ${ROUNDS} rounds after a warm-up round, the clients interleaved; round trips ` +
           "and failures: the most in any round. Round trips are counted at the server. The simulator has no " +
           "unauthenticated mode, so the undici ceiling runs against a plain node:http server " +
-          "(bench/lib/plain-server.js) that answers with the simulator's own bodies for the same requests.",
+          "(bench/lib/plain-server.js) that answers with the simulator's own bodies for the same requests. " +
+          "The clients and both servers share the bench process, alike for every client, ceiling included.",
       ],
       summary: [
         {
