@@ -1,33 +1,18 @@
-import { createRequire } from "node:module";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSimulator } from "../../simulator";
 import type { Simulator } from "../../simulator/types";
-import {
-  type Host,
-  type HostCallError,
-  JOB_TYPE,
-  KEY_TYPE,
-  NO_ENV,
-  startHost,
-  UNKNOWN,
-  urn,
-} from "../support/host";
-import { makeProgramDir, type ProgramDir } from "../support/program-dir";
-import { serializeProvider } from "../support/serialize";
-
-// The provider objects exactly as the built package defines them; the host loads the packed package.
-const req = createRequire(__filename);
-const { orgApiKeyProvider, logCollectionJobProvider } = req("../../dist/provider/resources/providers.js");
+import { type Host, type HostCallError, JOB_TYPE, KEY_TYPE, UNKNOWN, urn } from "../support/host";
+import { checkThenCreate, type ProviderFixture, pool, providerFixture } from "../support/provider-fixture";
 
 const PRIVATE_KEY = "6f1d2c3b-host-4e5f-a6b7-RECOGNIZABLE01";
 const KEY_URN = urn(KEY_TYPE, "key");
 const JOB_URN = urn(JOB_TYPE, "job");
 
 let sim: Simulator;
-let program: ProgramDir;
-let keyText: string;
-let jobText: string;
-const hosts: Host[] = [];
+// The provider objects exactly as the built package defines them; hosts load the packed package.
+let fixture: ProviderFixture;
+const withKey = (props: Record<string, unknown>) => fixture.withKey(props);
+const withJob = (props: Record<string, unknown>) => fixture.withJob(props);
 
 function stackConfig(): Record<string, string> {
   return {
@@ -37,18 +22,13 @@ function stackConfig(): Record<string, string> {
   };
 }
 
-async function newHost(
+function newHost(
   env: Record<string, string | undefined> = {},
   config: Record<string, string> | null = stackConfig(),
-) {
-  const host = await startHost({ cwd: program.dir, env: { ...NO_ENV, ...env } });
-  hosts.push(host);
-  if (config) await host.configure(config);
-  return host;
+): Promise<Host> {
+  return fixture.newHost(config, env);
 }
 
-const withKey = (props: Record<string, unknown>) => ({ ...props, __provider: keyText });
-const withJob = (props: Record<string, unknown>) => ({ ...props, __provider: jobText });
 const stripProvider = (props: Record<string, unknown>) => {
   const { __provider, ...rest } = props;
   return rest;
@@ -56,19 +36,17 @@ const stripProvider = (props: Record<string, unknown>) => {
 
 beforeAll(async () => {
   sim = await startSimulator({ seed: { keys: 40, privateKey: PRIVATE_KEY } });
-  program = await makeProgramDir();
-  keyText = await serializeProvider(orgApiKeyProvider);
-  jobText = await serializeProvider(logCollectionJobProvider);
+  fixture = await providerFixture();
 });
 
 afterAll(async () => {
-  await Promise.all(hosts.map((h) => h.close()));
+  const hosts = [...(fixture?.hosts ?? [])];
+  await fixture?.close();
   for (const h of hosts) {
     // Nothing the host printed may carry the credential.
     expect(h.stdout + h.stderr).not.toContain(PRIVATE_KEY);
   }
   await sim?.close();
-  await program?.cleanup();
 });
 
 describe("OrgApiKey through the real dynamic-provider host", () => {
@@ -98,7 +76,7 @@ describe("OrgApiKey through the real dynamic-provider host", () => {
     );
     expect(r.failures).toEqual([]);
     expect(r.inputs.roles).toEqual(["ORG_GROUP_CREATOR", "ORG_MEMBER"]);
-    expect(r.inputs.__provider).toBe(keyText);
+    expect(r.inputs.__provider).toBe(fixture.keyText);
   });
 
   it("check rejects bad inputs property by property without a request", async () => {
@@ -368,9 +346,7 @@ describe("the cost of an adoption through the host", () => {
     const big = await startSimulator({ seed: { keys: 0, privateKey: PRIVATE_KEY } });
     try {
       big.state.addApiKeys(1_999);
-      const host = await startHost({ cwd: program.dir, env: NO_ENV });
-      hosts.push(host);
-      await host.configure({
+      const host = await fixture.newHost({
         "opsmanager:baseUrl": big.url,
         "opsmanager:publicKey": big.publicKey,
         "opsmanager:privateKey": PRIVATE_KEY,
@@ -380,24 +356,15 @@ describe("the cost of an adoption through the host", () => {
         .filter((k) => k.publicKey !== big.publicKey)
         .slice(0, 50);
       big.resetRequests();
-      // 16 at a time, check then create, as the engine calls them; every other key gets a new desc.
-      let next = 0;
-      await Promise.all(
-        Array.from({ length: 16 }, async () => {
-          while (next < keys.length) {
-            const i = next++;
-            const k = keys[i]!;
-            const u = urn(KEY_TYPE, `k${i}`);
-            const inputs = withKey({
-              orgId: big.orgId,
-              publicKey: k.publicKey,
-              desc: i % 2 === 0 ? `adopted ${i}` : k.desc,
-            });
-            const checked = await host.check(u, {}, inputs);
-            await host.create(u, checked.inputs);
-          }
-        }),
+      // As the engine calls them: check then create, 16 at a time; every other key gets a new desc.
+      const results = await pool(keys, 16, (k, i) =>
+        checkThenCreate(
+          host,
+          urn(KEY_TYPE, `k${i}`),
+          withKey({ orgId: big.orgId, publicKey: k.publicKey, desc: i % 2 === 0 ? `adopted ${i}` : k.desc }),
+        ),
       );
+      expect(results.filter((r) => r.status === "rejected")).toEqual([]);
       const kinds = big.requests.map((r) => `${r.method} ${r.status}`);
       const count = (kind: string) => kinds.filter((k) => k === kind).length;
       expect({

@@ -1,0 +1,87 @@
+/**
+ * A provider fixture for suites that drive Pulumi's real dynamic-provider host: the serialized
+ * providers as the built package defines them, a program directory holding the packed package, hosts
+ * started with no Ops Manager setting leaking in from the test's environment, and the engine's way of
+ * calling a provider (check, then create with the checked inputs, so many at a time).
+ */
+import { createRequire } from "node:module";
+import { type Host, NO_ENV, type Props, startHost } from "./host";
+import { makeProgramDir, type ProgramDir } from "./program-dir";
+import { serializeProvider } from "./serialize";
+
+const req = createRequire(__filename);
+
+/** A program directory and the `__provider` texts of both resources. */
+export interface ProviderFixture {
+  program: ProgramDir;
+  keyText: string;
+  jobText: string;
+  hosts: Host[];
+  /** Starts a host in the program directory (environment: {@link NO_ENV} plus `env`) and configures it. */
+  newHost(config: Record<string, string> | null, env?: Record<string, string | undefined>): Promise<Host>;
+  withKey(props: Props): Props;
+  withJob(props: Props): Props;
+  /** Closes every host and removes the program directory. */
+  close(): Promise<void>;
+}
+
+/** Builds the fixture; `npm run build` must have run (the providers come from `dist/`). */
+export async function providerFixture(): Promise<ProviderFixture> {
+  const { orgApiKeyProvider, logCollectionJobProvider } = req("../../dist/provider/resources/providers.js");
+  const program = await makeProgramDir();
+  const keyText = await serializeProvider(orgApiKeyProvider);
+  const jobText = await serializeProvider(logCollectionJobProvider);
+  const hosts: Host[] = [];
+  return {
+    program,
+    keyText,
+    jobText,
+    hosts,
+    async newHost(config, env = {}) {
+      const host = await startHost({ cwd: program.dir, env: { ...NO_ENV, ...env } });
+      hosts.push(host);
+      if (config) await host.configure(config);
+      return host;
+    },
+    withKey: (props) => ({ ...props, __provider: keyText }),
+    withJob: (props) => ({ ...props, __provider: jobText }),
+    async close() {
+      await Promise.all(hosts.map((h) => h.close()));
+      await program.cleanup();
+    },
+  };
+}
+
+/**
+ * What the engine does for a new resource: Check, then (no failures) Create with the checked inputs.
+ * Rejects with the host's error, or with the check failures.
+ */
+export async function checkThenCreate(host: Host, resourceUrn: string, props: Props) {
+  const checked = await host.check(resourceUrn, {}, props);
+  if (checked.failures.length > 0) {
+    throw new Error(`check failed: ${JSON.stringify(checked.failures)}`);
+  }
+  return host.create(resourceUrn, { ...checked.inputs, __provider: props.__provider });
+}
+
+/** Runs `work` over `items`, at most `concurrency` at a time (the engine's `--parallel`). */
+export async function pool<T, R>(
+  items: readonly T[],
+  concurrency: number,
+  work: (item: T, index: number) => Promise<R>,
+): Promise<PromiseSettledResult<R>[]> {
+  const results: PromiseSettledResult<R>[] = new Array(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next++;
+      try {
+        results[index] = { status: "fulfilled", value: await work(items[index] as T, index) };
+      } catch (reason) {
+        results[index] = { status: "rejected", reason };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+  return results;
+}
