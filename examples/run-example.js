@@ -41,6 +41,14 @@ async function main() {
     },
   );
   try {
+    // Against a server of your own, say which org, project and key the quickstart uses.
+    for (const [variable, key] of [
+      ["QUICKSTART_ORG_ID", "quickstart:orgId"],
+      ["QUICKSTART_GROUP_ID", "quickstart:groupId"],
+      ["QUICKSTART_PUBLIC_KEY", "quickstart:publicKey"],
+    ]) {
+      if (process.env[variable]) await stack.setConfig(key, { value: process.env[variable] });
+    }
     if (sim) {
       await stack.setAllConfig({
         "opsmanager:baseUrl": { value: sim.url },
