@@ -103,8 +103,11 @@ export class DigestAuthenticator {
     const now = this.now();
     if (this.nonces.size >= NONCE_TABLE_SOFT_LIMIT) {
       const horizon = Math.max(this.lifetimeMs * 2, NONCE_MEMORY_MS);
+      // The map iterates in the order nonces were issued, oldest first: stop at the first one to keep,
+      // so a client that makes thousands of challenges does not cost a scan of the table each time.
       for (const [nonce, record] of this.nonces) {
-        if (now - record.issuedAt > horizon) this.nonces.delete(nonce);
+        if (now - record.issuedAt <= horizon) break;
+        this.nonces.delete(nonce);
       }
     }
     const nonce = randomBytes(24).toString("base64");
