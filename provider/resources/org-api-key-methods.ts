@@ -7,6 +7,7 @@ import { type ApiKeyChange, type ApiKeySelector, patchOrgApiKey } from "../api/a
 import { idRule, show } from "../api/ids";
 import { type ApiKey, ORG_ROLES, type OrgRole } from "../api/schemas";
 import { ApiError } from "../client/errors";
+import { inContext } from "./in-context";
 import { findKey, rememberKey } from "./org-key-cache";
 import { currentClient, currentSettings, whenConfigured } from "./runtime";
 import { type CheckFailure, checkProperties, isUnknown, oneOfRule, typeRule } from "./validate";
@@ -176,12 +177,8 @@ function inState(outs: OrgApiKeyProviderOutputs): ApiKey {
   };
 }
 
-function withContext(error: unknown, what: string): Error {
-  if (error instanceof Error) {
-    error.message = `OrgApiKey (${what}): ${error.message}`;
-    return error;
-  }
-  return new Error(`OrgApiKey (${what}): ${String(error)}`);
+function withContext(error: unknown, what: string, advice = ""): Error {
+  return inContext(`OrgApiKey (${what})`, error, advice);
 }
 
 /** `check`: one failure per bad input, naming the rule; values not known yet pass. */
@@ -268,11 +265,11 @@ export async function update(id: string, olds: OrgApiKeyProviderOutputs, news: O
     if (change !== undefined) key = await patch(news.orgId, key, change);
     return { outs: outputsFor(news, key, olds.adopted ?? { desc: olds.desc, roles: olds.roles }) };
   } catch (error) {
-    if (error instanceof ApiError && error.status === 404) {
-      error.message +=
-        " The key may have been deleted outside Pulumi: run `pulumi refresh` to drop it from the stack.";
-    }
-    throw withContext(error, describeKey(news.orgId, { id }));
+    const gone =
+      error instanceof ApiError && error.status === 404
+        ? " The key may have been deleted outside Pulumi: run `pulumi refresh` to drop it from the stack."
+        : "";
+    throw withContext(error, describeKey(news.orgId, { id }), gone);
   }
 }
 

@@ -239,6 +239,21 @@ describe("OrgApiKey update, read and delete", () => {
 });
 
 describe("one listing serves many keys", () => {
+  it("a failed listing gives each waiting key its own message, naming only that key", async () => {
+    const keys = sim.state.apiKeys().slice(0, 8);
+    sim.faults.add({ method: "GET", status: 404, errorCode: "ORG_NOT_FOUND", times: 1 });
+    const errors = await Promise.all(
+      keys.map((k) => key.create({ orgId: sim.orgId, publicKey: k.publicKey }).catch((e: Error) => e)),
+    );
+    errors.forEach((error, i) => {
+      expect(error).toBeInstanceOf(Error);
+      const message = (error as Error).message;
+      expect(message.match(/OrgApiKey \(/g)).toHaveLength(1);
+      expect(message).toContain(`public key ${keys[i]!.publicKey} in organization`);
+      expect(message).toMatch(/GET \/orgs\/.*\/apiKeys failed: 404 ORG_NOT_FOUND/);
+    });
+  });
+
   it("adopting 10 keys of one org lists the org once", async () => {
     const keys = sim.state.apiKeys().slice(0, 10);
     sim.resetRequests();

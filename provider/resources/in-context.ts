@@ -1,0 +1,21 @@
+/**
+ * The error the engine shows for a failed resource call: the original error's message with the
+ * resource in front (and any advice after), as a new error whose prototype is the original, so its
+ * class and fields (`status`, `errorCode`, `code`, …) still read through.
+ *
+ * Several calls can hold the same error object (every key waiting on one failed org listing), so the
+ * original is never changed in place.
+ */
+export function inContext(prefix: string, error: unknown, advice = ""): Error {
+  const original = error instanceof Error ? error : new Error(String(error));
+  const message = `${prefix}: ${original.message}${advice}`;
+  const wrapped = Object.create(original) as Error;
+  Object.defineProperty(wrapped, "message", { value: message, writable: true, configurable: true });
+  Object.defineProperty(wrapped, "stack", {
+    value: `${original.name}: ${message}`,
+    writable: true,
+    configurable: true,
+  });
+  Object.defineProperty(wrapped, "cause", { value: original, writable: true, configurable: true });
+  return wrapped;
+}
