@@ -6,6 +6,7 @@ import { z } from "zod";
 import { hex24Rule, show } from "../api/ids";
 import { createLogCollectionJob } from "../api/log-collection-jobs";
 import { LOG_TYPES, type LogType, RESOURCE_TYPES, type ResourceType } from "../api/schemas";
+import { inContext } from "./in-context";
 import { currentClient, currentSettings, whenConfigured } from "./runtime";
 import { checkProperties, oneOfRule, typeRule } from "./validate";
 
@@ -130,9 +131,19 @@ export async function create(inputs: LogCollectionJobProviderInputs) {
     });
     return { id, outs: outputsFor(id, inputs) };
   } catch (error) {
-    if (error instanceof Error)
-      error.message = `LogCollectionJob (project ${inputs.groupId}): ${error.message}`;
-    throw error;
+    const wrapped = inContext(`LogCollectionJob (project ${inputs.groupId})`, error);
+    const createdId = (error as { createdId?: unknown }).createdId;
+    if (typeof createdId === "string") {
+      // The server made the job but its answer broke the schema: record it anyway (a partially
+      // created resource, which the engine keeps in state) so that it is neither lost nor made twice.
+      wrapped.message += `. The server did create job ${createdId}: it is recorded in the stack; run \`pulumi refresh\` or \`pulumi up\` again to settle it.`;
+      Object.assign(wrapped, {
+        id: createdId,
+        properties: outputsFor(createdId, inputs),
+        reasons: [wrapped.message],
+      });
+    }
+    throw wrapped;
   }
 }
 

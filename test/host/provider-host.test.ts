@@ -292,6 +292,32 @@ describe("LogCollectionJob through the real dynamic-provider host", () => {
   });
 });
 
+describe("a job the server made but answered oddly", () => {
+  it("is recorded as a partially created resource, not lost and not sent again", async () => {
+    const host = await newHost();
+    sim.resetRequests();
+    sim.faults.add({
+      method: "POST",
+      raw: { status: 201, contentType: "application/json", body: '{"id":"job-17"}' },
+    });
+    const inputs = {
+      groupId: sim.groupId,
+      resourceType: "PROCESS",
+      resourceName: "rs0 node1",
+      sizeRequestedPerFileBytes: 1024,
+      logTypes: ["DATABASE"],
+      redacted: false,
+    };
+    const err = (await host.create(JOB_URN, withJob(inputs)).catch((e) => e)) as HostCallError;
+    expect(err.message).toMatch(
+      /LogCollectionJob \(project [0-9a-f]{24}\): POST .* answered 201, but the body does not match/,
+    );
+    expect(err.message).toMatch(/The server did create job job-17: it is recorded in the stack/);
+    expect(err.partial).toMatchObject({ id: "job-17", properties: { jobId: "job-17", ...inputs } });
+    expect(sim.requests.filter((r) => r.method === "POST")).toHaveLength(1);
+  });
+});
+
 describe("configuration through the host", () => {
   it("works with the environment alone", async () => {
     const host = await newHost(
