@@ -1,4 +1,4 @@
-import { hex24Rule, idSegment, show } from "./ids";
+import { idSegment, show } from "./ids";
 import { InputError } from "./input-error";
 import { parseResponse } from "./parse";
 import {
@@ -139,9 +139,4 @@ export async function patchOrgApiKey(
   const path = `${keysPath(orgId)}/${idSegment("apiKeyId", apiKeyId)}`;
   const response = await transport.request({ method: "PATCH", path, body });
   return parseResponse(apiKeySchema, response, "PATCH", path);
-}
-
-/** True when `id` has the shape of a server-made id (24 hex digits). Keys are always such ids. */
-export function looksLikeObjectId(id: string): boolean {
-  return hex24Rule(id) === undefined;
 }
