@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { show } from "../api/ids";
+import { issuePath } from "../api/parse";
 
 /** The value the engine sends for an input that is not known yet (during preview). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -51,8 +52,7 @@ export function oneOfRule(
 
 /** The rule of a zod issue, as a phrase that follows the property's name. */
 function reasonOf(property: string, issue: z.core.$ZodIssue): string {
-  const at = issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("");
-  return `${property}${at} ${issue.message}`;
+  return `${issuePath([property, ...issue.path])} ${issue.message}`;
 }
 
 /**
