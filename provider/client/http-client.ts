@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import * as tls from "node:tls";
-import { Agent, type Dispatcher } from "undici";
+import type { Agent, Dispatcher } from "undici";
 import {
   type DigestOutcome,
   type DigestResponseLike,
@@ -30,6 +30,7 @@ import type {
   RequestOptions,
   SettingNames,
 } from "./types";
+import { undici } from "./undici";
 
 /** The API root appended to a base URL that has no path. */
 export const API_ROOT_PATH = "/api/public/v1.0";
@@ -380,7 +381,7 @@ export class HttpClient {
       // Private CAs are added to Node's roots, never in place of them and never by turning checks off.
       const ca = this.caCertificate === undefined ? undefined : [...tls.rootCertificates, this.caCertificate];
       const slack = 1_000;
-      this.agent = new Agent({
+      this.agent = new (undici().Agent)({
         connect: { timeout: this.timeoutMs, ...(ca ? { ca } : {}) },
         // The per-attempt timer is the real deadline; these only back it up.
         headersTimeout: this.timeoutMs + slack,
@@ -419,7 +420,7 @@ export class HttpClient {
     this.stats.roundTrips += 1;
     let data: Dispatcher.ResponseData;
     try {
-      data = await this.dispatcher().request({
+      data = await undici().request.call(this.dispatcher(), {
         origin: this.origin,
         path: call.target,
         method: probe ? "GET" : call.method,

@@ -1,0 +1,49 @@
+import type { Agent, Dispatcher } from "undici";
+
+/** The parts of undici this client uses. */
+export interface UndiciParts {
+  Agent: typeof Agent;
+  /** undici's `Dispatcher#request`, called with an `Agent` as `this`. */
+  request: (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
+  /** `"modules"`: the Agent and request modules alone; `"index"`: the whole package, the fallback. */
+  from: "modules" | "index";
+}
+
+type Load = (id: string) => unknown;
+
+let loaded: UndiciParts | undefined;
+
+/**
+ * undici's Agent and request API, loaded by the first request rather than with this package, so that
+ * a preview, which sends no request, never loads undici. The package's index loads all of undici
+ * (fetch, WebSocket, caches, mocks, interceptors: about 60 ms in a fresh host); the two modules this
+ * client uses take about 20 ms. undici has no `exports` map, so they resolve by path; should a release
+ * move them, the index is loaded instead: slower, the same behaviour (a test says which one ran).
+ */
+export function undici(): UndiciParts {
+  loaded ??= loadUndici(require);
+  return loaded;
+}
+
+/** {@link undici} with the loader given: for tests of the fallback. */
+export function loadUndici(load: Load): UndiciParts {
+  try {
+    const AgentClass = load("undici/lib/dispatcher/agent");
+    const api = load("undici/lib/api") as { request?: unknown } | undefined;
+    if (typeof AgentClass === "function" && typeof api?.request === "function") {
+      return {
+        Agent: AgentClass as typeof Agent,
+        request: api.request as UndiciParts["request"],
+        from: "modules",
+      };
+    }
+  } catch {
+    // A release that moved them: the index below has them under their public names.
+  }
+  const index = load("undici") as typeof import("undici");
+  return {
+    Agent: index.Agent,
+    request: index.Dispatcher.prototype.request as UndiciParts["request"],
+    from: "index",
+  };
+}
