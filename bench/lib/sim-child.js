@@ -24,8 +24,61 @@ function exit(code) {
 // No parent, no reason to live: the channel closes when the parent exits, however it exits.
 process.on("disconnect", () => exit(0));
 
+// Where the warm-up's jobs go: a group of their own, so the measured group holds only the bench's jobs.
+const WARM_GROUP = "5f00000000000000000000ff";
+
+/**
+ * Serves what a server that has been up for a while has served: `clients` fresh digest sessions (each
+ * one challenge), each listing the org at 500 and at 100 a page, PATCHing the admin key's desc to what
+ * it is, and creating jobs in a group of their own; then forgets the log. A fresh Node process runs
+ * the simulator's code cold, in the interpreter, for its first few hundred requests; a real Ops Manager
+ * is a long-running server, so each measured phase starts with the simulator warm.
+ */
+async function warmUp(clients = 8) {
+  const { HttpClient } = require("../../dist/provider/client");
+  const {
+    listAllOrgApiKeys,
+    listOrgApiKeysPage,
+    patchOrgApiKey,
+  } = require("../../dist/provider/api/api-keys");
+  const { createLogCollectionJob } = require("../../dist/provider/api/log-collection-jobs");
+  sim.state.addGroup(WARM_GROUP);
+  const admin = sim.state.apiKeys().find((k) => k.publicKey === sim.publicKey);
+  for (let c = 0; c < clients; c++) {
+    const client = new HttpClient({ baseUrl: sim.url, username: sim.publicKey, password: sim.privateKey });
+    try {
+      await listAllOrgApiKeys(client, sim.orgId);
+      await Promise.all(
+        [1, 2, 3, 4, 5].map((pageNum) =>
+          listOrgApiKeysPage(client, sim.orgId, { pageNum, itemsPerPage: 100 }),
+        ),
+      );
+      for (let round = 0; round < 2; round++) {
+        await Promise.all(
+          Array.from({ length: 8 }, () => patchOrgApiKey(client, sim.orgId, admin.id, { desc: admin.desc })),
+        );
+      }
+      await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          createLogCollectionJob(client, WARM_GROUP, {
+            resourceType: "REPLICASET",
+            resourceName: `warm${c}-${i}`,
+            sizeRequestedPerFileBytes: 1000,
+            logTypes: ["DATABASE"],
+            redacted: true,
+          }),
+        ),
+      );
+    } finally {
+      await client.close();
+    }
+  }
+  sim.resetRequests();
+}
+
 const ops = {
   resetRequests: () => sim.resetRequests(),
+  warmUp,
   /** Counts, not the log: `{ total, kinds: { "GET 200": n, … } }`. */
   requestSummary: () => ({ total: sim.requests.length, kinds: byKind(sim.requests) }),
   updateApiKeys: (changes) => {

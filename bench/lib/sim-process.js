@@ -114,6 +114,8 @@ async function startSimulatorProcess(options = {}) {
       clear: () => call("faults.clear"),
     },
     resetRequests: () => call("resetRequests"),
+    /** Serves a long-running server's worth of traffic to itself (see sim-child.js), then forgets its log. */
+    warmUp: (clients) => call("warmUp", clients),
     requestSummary: () => call("requestSummary"),
     /** Closes the server and waits for the process to exit; kills it if it does not. */
     close() {
