@@ -35,8 +35,6 @@ export type LogType = (typeof LOG_TYPES)[number];
 /** Largest `itemsPerPage` the server accepts (spec, Limits). */
 export const MAX_ITEMS_PER_PAGE = 500;
 
-export const linkSchema = z.object({ href: z.string(), rel: z.string() });
-
 // Response schemas accept role names they do not know: a newer server may add roles, and refusing
 // its answer would make every key of the org unmanageable.
 export const roleSchema = z
@@ -63,19 +61,20 @@ export function maskPrivateKey(privateKey: string): string {
   return privateKey.replace(/[^*-](?=[\s\S]{4})/g, "*");
 }
 
+// The schemas hold what the provider reads. Anything else the server sends (each key's and each page's
+// `links`, say) is dropped unread: validating every key's links was about a sixth of the time a listing
+// of 5,000 keys spent in validation.
 export const apiKeySchema = z.object({
   id: z.string().min(1),
   desc: z.string().optional(),
   privateKey: z.string().transform(maskPrivateKey).optional(),
   publicKey: z.string().min(1),
   roles: z.array(roleSchema).default([]),
-  links: z.array(linkSchema).optional(),
 });
 
 export const apiKeyPageSchema = z.object({
   results: z.array(apiKeySchema),
   totalCount: z.number().int().nonnegative(),
-  links: z.array(linkSchema).optional(),
 });
 
 export const logCollectionJobRequestSchema = z.object({
