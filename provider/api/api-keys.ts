@@ -56,6 +56,19 @@ export async function listOrgApiKeysPage(
   return parseResponse(apiKeyPageSchema, response, "GET", path);
 }
 
+/** How {@link listAllOrgApiKeys} reads the pages. */
+export interface ListAllOptions {
+  /** 1 to 500. Default 500. */
+  itemsPerPage?: number;
+  /** Pages read at once after page 1. Default 8. */
+  concurrency?: number;
+  /**
+   * Called with each page's keys as soon as that page is read and checked (page 1 first, the others
+   * as they arrive), so a caller can use a key before the whole listing is in.
+   */
+  onPage?: (keys: ApiKey[]) => void;
+}
+
 /**
  * Every API key of an organization. Reads page 1, learns `totalCount`, then reads the other pages
  * concurrently (500 keys a page), and stops at `totalCount`. A key that moves between pages while
@@ -64,10 +77,11 @@ export async function listOrgApiKeysPage(
 export async function listAllOrgApiKeys(
   transport: Transport,
   orgId: string,
-  options: { itemsPerPage?: number; concurrency?: number } = {},
+  options: ListAllOptions = {},
 ): Promise<ApiKey[]> {
   const itemsPerPage = options.itemsPerPage ?? MAX_ITEMS_PER_PAGE;
   const first = await listOrgApiKeysPage(transport, orgId, { pageNum: 1, itemsPerPage });
+  options.onPage?.(first.results);
   const pageCount = Math.max(1, Math.ceil(first.totalCount / itemsPerPage));
   const pages: ApiKeyPage[] = [first];
   if (pageCount > 1 && first.results.length > 0) {
@@ -78,7 +92,9 @@ export async function listAllOrgApiKeys(
     const worker = async () => {
       while (next < rest.length) {
         const index = next++;
-        read[index] = await listOrgApiKeysPage(transport, orgId, { pageNum: rest[index], itemsPerPage });
+        const page = await listOrgApiKeysPage(transport, orgId, { pageNum: rest[index], itemsPerPage });
+        read[index] = page;
+        options.onPage?.(page.results);
       }
     };
     await Promise.all(Array.from({ length: Math.min(concurrency, rest.length) }, worker));

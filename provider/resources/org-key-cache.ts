@@ -5,13 +5,6 @@ import type { Transport } from "../api/transport";
 /** How long a listing serves later calls: bounds how stale a long deployment's view can get. */
 export const LISTING_TTL_MS = 60_000;
 
-interface Listing {
-  /** Value of {@link callSeq} when the listing started: it saw every change made before then. */
-  startSeq: number;
-  startedAt: number;
-  keys: Promise<KeyIndex>;
-}
-
 // One listing per organization and client, shared by every OrgApiKey of the deployment: N keys in one
 // org cost one listing, not N. Keyed by client (clients are shared and live as long as the process),
 // so different credentials never share what they see.
@@ -21,22 +14,96 @@ const listings = new Map<Transport, Map<string, Listing>>();
 class KeyIndex {
   private readonly byId = new Map<string, ApiKey>();
   private readonly byPublicKey = new Map<string, ApiKey>();
+  // Keys a response returned after the listing started: a page read earlier must not undo them.
+  private readonly answered = new Set<string>();
 
-  constructor(keys: ApiKey[]) {
-    for (const key of keys) this.put(key);
+  /** A key from a page of the listing. */
+  listed(key: ApiKey): void {
+    if (!this.answered.has(key.id)) this.put(key);
   }
 
-  put(key: ApiKey): void {
-    const before = this.byId.get(key.id);
-    if (before !== undefined && before.publicKey !== key.publicKey) this.byPublicKey.delete(before.publicKey);
-    this.byId.set(key.id, key);
-    this.byPublicKey.set(key.publicKey, key);
+  /** A key as the server just returned it (a PATCH response): newer than any page. */
+  answer(key: ApiKey): void {
+    this.answered.add(key.id);
+    this.put(key);
   }
 
   find(selector: ApiKeySelector): ApiKey | undefined {
     return selector.id !== undefined ? this.byId.get(selector.id) : this.byPublicKey.get(selector.publicKey);
   }
+
+  private put(key: ApiKey): void {
+    const before = this.byId.get(key.id);
+    if (before !== undefined && before.publicKey !== key.publicKey) this.byPublicKey.delete(before.publicKey);
+    this.byId.set(key.id, key);
+    this.byPublicKey.set(key.publicKey, key);
+  }
 }
+
+interface Waiter {
+  selector: ApiKeySelector;
+  resolve: (key: ApiKey | undefined) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * One listing of an organization's keys, filled page by page. A lookup is answered as soon as the page
+ * with its key is in, not when the last page is: with 10 pages read 8 at a time, the keys of page 1
+ * can be PATCHed while the other pages are still on the wire.
+ */
+class Listing {
+  readonly index = new KeyIndex();
+  /** Settles when every page is in (or one failed). */
+  readonly done: Promise<void>;
+  private readonly waiters = new Set<Waiter>();
+  private outcome: { failed: false } | { failed: true; error: unknown } | undefined;
+
+  constructor(
+    transport: Transport,
+    orgId: string,
+    /** Value of {@link callSeq} when the listing started: it saw every change made before then. */
+    readonly startSeq: number,
+    readonly startedAt: number,
+  ) {
+    this.done = listAllOrgApiKeys(transport, orgId, { onPage: (keys) => this.page(keys) }).then(
+      () => this.settle({ failed: false }),
+      (error: unknown) => {
+        this.settle({ failed: true, error });
+        throw error;
+      },
+    );
+  }
+
+  /** The key, as soon as a page has it; `undefined` once every page is in without it. */
+  find(selector: ApiKeySelector): Promise<ApiKey | undefined> {
+    const known = this.index.find(selector);
+    if (known !== undefined) return Promise.resolve(known);
+    if (this.outcome?.failed) return Promise.reject(this.outcome.error);
+    if (this.outcome !== undefined) return Promise.resolve(undefined);
+    return new Promise((resolve, reject) => this.waiters.add({ selector, resolve, reject }));
+  }
+
+  private page(keys: ApiKey[]): void {
+    for (const key of keys) this.index.listed(key);
+    for (const waiter of this.waiters) {
+      const key = this.index.find(waiter.selector);
+      if (key !== undefined) {
+        this.waiters.delete(waiter);
+        waiter.resolve(key);
+      }
+    }
+  }
+
+  private settle(outcome: NonNullable<Listing["outcome"]>): void {
+    this.outcome = outcome;
+    for (const waiter of this.waiters) {
+      if (outcome.failed) waiter.reject(outcome.error);
+      else waiter.resolve(this.index.find(waiter.selector));
+    }
+    this.waiters.clear();
+  }
+}
+
 let callSeq = 0;
 
 function listingsOf(transport: Transport): Map<string, Listing> {
@@ -48,7 +115,7 @@ function listingsOf(transport: Transport): Map<string, Listing> {
   return map;
 }
 
-function listing(transport: Transport, orgId: string, freshFrom?: number): Promise<KeyIndex> {
+function listing(transport: Transport, orgId: string, freshFrom?: number): Listing {
   const map = listingsOf(transport);
   const existing = map.get(orgId);
   if (
@@ -56,25 +123,22 @@ function listing(transport: Transport, orgId: string, freshFrom?: number): Promi
     (freshFrom === undefined || existing.startSeq >= freshFrom) &&
     Date.now() - existing.startedAt < LISTING_TTL_MS
   ) {
-    return existing.keys;
+    return existing;
   }
-  const entry: Listing = {
-    startSeq: callSeq,
-    startedAt: Date.now(),
-    keys: listAllOrgApiKeys(transport, orgId).then((keys) => new KeyIndex(keys)),
-  };
+  const entry = new Listing(transport, orgId, callSeq, Date.now());
   map.set(orgId, entry);
   // A failed listing is not kept: the next caller tries again.
-  entry.keys.catch(() => {
+  entry.done.catch(() => {
     if (map.get(orgId) === entry) map.delete(orgId);
   });
-  return entry.keys;
+  return entry;
 }
 
 /**
- * Find a key of an organization in the shared listing. A key missing from a listing that started
- * before this call is looked for once more in a fresh listing (one shared by all such callers), so a
- * key made during the deployment is still found, and a vanished key is reported as gone.
+ * Find a key of an organization in the shared listing, as soon as the page that holds it is in. A key
+ * missing from a listing that started before this call is looked for once more in a fresh listing (one
+ * shared by all such callers), so a key made during the deployment is still found, and a vanished key
+ * is reported as gone.
  */
 export async function findKey(
   transport: Transport,
@@ -82,20 +146,14 @@ export async function findKey(
   selector: ApiKeySelector,
 ): Promise<ApiKey | undefined> {
   const seq = ++callSeq;
-  const found = (await listing(transport, orgId)).find(selector);
+  const found = await listing(transport, orgId).find(selector);
   if (found !== undefined) return found;
-  return (await listing(transport, orgId, seq)).find(selector);
+  return listing(transport, orgId, seq).find(selector);
 }
 
 /** Keep the shared listing fresh with a key the server just returned (a PATCH response). */
 export async function rememberKey(transport: Transport, orgId: string, key: ApiKey): Promise<void> {
-  const entry = listingsOf(transport).get(orgId);
-  if (entry === undefined) return;
-  try {
-    (await entry.keys).put(key);
-  } catch {
-    // The listing failed; the next caller lists again.
-  }
+  listingsOf(transport).get(orgId)?.index.answer(key);
 }
 
 /** For tests: forget every listing. */

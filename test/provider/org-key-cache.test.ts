@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { Transport } from "../../provider/api/transport";
+import { HttpClient } from "../../provider/client";
+import type { JsonResponse, RequestOptions } from "../../provider/client/types";
+import { findKey, rememberKey, resetKeyCacheForTests } from "../../provider/resources/org-key-cache";
+import { startSimulator } from "../../simulator";
+import type { Simulator } from "../../simulator/types";
+
+const PAGE = 500;
+const DELAY_MS = 1_500;
+
+let sim: Simulator;
+let client: HttpClient;
+
+beforeAll(async () => {
+  // 1,500 keys: three pages of 500.
+  sim = await startSimulator({ seed: { keys: 3 * PAGE - 1 } });
+  client = new HttpClient({ baseUrl: sim.url, username: sim.publicKey, password: sim.privateKey });
+});
+
+afterAll(async () => {
+  await client.close();
+  await sim.close();
+});
+
+beforeEach(() => {
+  resetKeyCacheForTests();
+  sim.faults.clear();
+  sim.resetRequests();
+});
+
+/** Resolves with the time it settled, in ms from `start`. */
+const settledAt = async <T>(start: number, p: Promise<T>): Promise<{ value: T; ms: number }> => {
+  const value = await p;
+  return { value, ms: performance.now() - start };
+};
+
+describe("the shared org listing", () => {
+  it("answers for a key on the first page while the later pages are still on the wire", async () => {
+    const keys = sim.state.apiKeys();
+    const onFirst = keys[10]!;
+    const onLast = keys[2 * PAGE + 10]!;
+    // Page 1 as usual; pages 2 and 3 held by the server.
+    sim.faults.add(
+      { method: "GET", pathPrefix: "/orgs/", times: 1 },
+      { method: "GET", pathPrefix: "/orgs/", delayMs: DELAY_MS, times: 2 },
+    );
+    const start = performance.now();
+    const [first, last] = await Promise.all([
+      settledAt(start, findKey(client, sim.orgId, { id: onFirst.id })),
+      settledAt(start, findKey(client, sim.orgId, { publicKey: onLast.publicKey })),
+    ]);
+    expect(first.value?.id).toBe(onFirst.id);
+    expect(last.value?.id).toBe(onLast.id);
+    expect(first.ms).toBeLessThan(DELAY_MS / 2);
+    expect(last.ms).toBeGreaterThanOrEqual(DELAY_MS);
+    // One listing for both: a challenge and the three pages.
+    expect(sim.requests.map((r) => `${r.method} ${r.status}`)).toEqual([
+      "GET 401",
+      "GET 200",
+      "GET 200",
+      "GET 200",
+    ]);
+  });
+
+  it("answers that a key is missing only once every page is in", async () => {
+    sim.faults.add(
+      { method: "GET", pathPrefix: "/orgs/", times: 1 },
+      { method: "GET", pathPrefix: "/orgs/", delayMs: 300, times: 2 },
+    );
+    const start = performance.now();
+    const missing = await settledAt(start, findKey(client, sim.orgId, { id: "5f00000000000000000fffff" }));
+    expect(missing.value).toBeUndefined();
+    expect(missing.ms).toBeGreaterThanOrEqual(300);
+    expect(sim.requests.filter((r) => r.status === 200)).toHaveLength(3);
+  });
+});
+
+/** A transport whose pages are released by the test, to order a PATCH answer before a page. */
+function heldPages(pages: Record<number, unknown[]>, totalCount: number) {
+  const releases = new Map<number, () => void>();
+  const transport: Transport = {
+    async request(options: RequestOptions): Promise<JsonResponse> {
+      const pageNum = Number(options.query?.pageNum);
+      if (pageNum > 1) await new Promise<void>((resolve) => releases.set(pageNum, resolve));
+      return {
+        status: 200,
+        headers: {},
+        body: { results: pages[pageNum] ?? [], totalCount },
+        url: `http://om.test/api/public/v1.0${options.path}`,
+      };
+    },
+  };
+  const release = async (pageNum: number): Promise<void> => {
+    while (!releases.has(pageNum)) await new Promise((r) => setImmediate(r));
+    releases.get(pageNum)!();
+  };
+  return { transport, release };
+}
+
+describe("keys answered while the listing is read", () => {
+  const orgId = "5f0000000000000000000001";
+  const key = (id: string, publicKey: string, desc: string) => ({
+    id,
+    publicKey,
+    desc,
+    roles: [{ orgId, roleName: "ORG_MEMBER" }],
+  });
+
+  it("are not undone by a later page that still holds the key as it was", async () => {
+    const a = key("5f00000000000000000000a1", "pubkeyaa", "as listed");
+    const b = key("5f00000000000000000000b1", "pubkeybb", "b");
+    // The key moved between pages while they were read: page 2 has it again, as it was before the PATCH.
+    const { transport, release } = heldPages({ 1: [a], 2: [b, a] }, 2 * PAGE);
+    expect((await findKey(transport, orgId, { id: a.id }))?.desc).toBe("as listed");
+    await rememberKey(transport, orgId, { ...a, desc: "as patched" });
+    const waitingForB = findKey(transport, orgId, { publicKey: b.publicKey });
+    await release(2);
+    expect((await waitingForB)?.id).toBe(b.id);
+    expect((await findKey(transport, orgId, { id: a.id }))?.desc).toBe("as patched");
+    expect((await findKey(transport, orgId, { publicKey: a.publicKey }))?.desc).toBe("as patched");
+  });
+});
