@@ -12,21 +12,26 @@ export function issuePath(path: readonly PropertyKey[]): string {
 /**
  * Validate a response body against `schema`. A body that does not match raises a
  * {@link ResponseShapeError} naming each field at fault: the request succeeded, the data was refused.
+ * With `part`, validates `part.value`, found in the body at `part.at` (`["results", 3]`), instead.
  */
 export function parseResponse<S extends z.ZodType>(
   schema: S,
   response: JsonResponse,
   method: string,
   path: string,
+  part?: { value: unknown; at: readonly PropertyKey[] },
 ): z.infer<S> {
-  const result = schema.safeParse(response.body);
+  const result = schema.safeParse(part === undefined ? response.body : part.value);
   if (result.success) return result.data;
+  const at = part?.at ?? [];
   throw new ResponseShapeError({
     method,
     path,
     url: response.url,
     status: response.status,
     description: "the body does not match the expected schema",
-    issues: result.error.issues.map((issue) => `${issuePath(issue.path) || "body"}: ${issue.message}`),
+    issues: result.error.issues.map(
+      (issue) => `${issuePath([...at, ...issue.path]) || "body"}: ${issue.message}`,
+    ),
   });
 }

@@ -77,6 +77,12 @@ export const apiKeyPageSchema = z.object({
   totalCount: z.number().int().nonnegative(),
 });
 
+/** A page's envelope alone: its keys are checked one by one when used (api-keys.ts, `ListedApiKey`). */
+export const apiKeyListingSchema = z.object({
+  results: z.array(z.unknown()),
+  totalCount: z.number().int().nonnegative(),
+});
+
 export const logCollectionJobRequestSchema = z.object({
   resourceType: z.enum(RESOURCE_TYPES),
   resourceName: z.string().min(1),

@@ -1,4 +1,4 @@
-import { type ApiKeySelector, listAllOrgApiKeys } from "../api/api-keys";
+import { type ApiKeySelector, type ListedApiKey, listOrgApiKeysByPage } from "../api/api-keys";
 import type { ApiKey } from "../api/schemas";
 import type { Transport } from "../api/transport";
 
@@ -10,33 +10,41 @@ export const LISTING_TTL_MS = 60_000;
 // so different credentials never share what they see.
 const listings = new Map<Transport, Map<string, Listing>>();
 
+/** A key as the index holds it: from a page (checked on first use) or from a response (checked). */
+type Entry = Pick<ListedApiKey, "id" | "publicKey" | "key">;
+
 /** An organization's keys by id and by public key: each lookup is one map read, not a scan. */
 class KeyIndex {
-  private readonly byId = new Map<string, ApiKey>();
-  private readonly byPublicKey = new Map<string, ApiKey>();
+  private readonly byId = new Map<string, Entry>();
+  private readonly byPublicKey = new Map<string, Entry>();
   // Keys a response returned after the listing started: a page read earlier must not undo them.
   private readonly answered = new Set<string>();
 
   /** A key from a page of the listing. */
-  listed(key: ApiKey): void {
-    if (!this.answered.has(key.id)) this.put(key);
+  listed(entry: ListedApiKey): void {
+    if (!this.answered.has(entry.id)) this.put(entry);
   }
 
   /** A key as the server just returned it (a PATCH response): newer than any page. */
   answer(key: ApiKey): void {
     this.answered.add(key.id);
-    this.put(key);
+    this.put({ id: key.id, publicKey: key.publicKey, key: () => key });
   }
 
+  /** The key, checked; throws a `ResponseShapeError` when its record does not match the schema. */
   find(selector: ApiKeySelector): ApiKey | undefined {
-    return selector.id !== undefined ? this.byId.get(selector.id) : this.byPublicKey.get(selector.publicKey);
+    const entry =
+      selector.id !== undefined ? this.byId.get(selector.id) : this.byPublicKey.get(selector.publicKey);
+    return entry?.key();
   }
 
-  private put(key: ApiKey): void {
-    const before = this.byId.get(key.id);
-    if (before !== undefined && before.publicKey !== key.publicKey) this.byPublicKey.delete(before.publicKey);
-    this.byId.set(key.id, key);
-    this.byPublicKey.set(key.publicKey, key);
+  private put(entry: Entry): void {
+    const before = this.byId.get(entry.id);
+    if (before !== undefined && before.publicKey !== entry.publicKey) {
+      this.byPublicKey.delete(before.publicKey);
+    }
+    this.byId.set(entry.id, entry);
+    this.byPublicKey.set(entry.publicKey, entry);
   }
 }
 
@@ -65,7 +73,7 @@ class Listing {
     readonly startSeq: number,
     readonly startedAt: number,
   ) {
-    this.done = listAllOrgApiKeys(transport, orgId, { onPage: (keys) => this.page(keys) }).then(
+    this.done = listOrgApiKeysByPage(transport, orgId, (keys) => this.page(keys)).then(
       () => this.settle({ failed: false }),
       (error: unknown) => {
         this.settle({ failed: true, error });
@@ -76,21 +84,28 @@ class Listing {
 
   /** The key, as soon as a page has it; `undefined` once every page is in without it. */
   find(selector: ApiKeySelector): Promise<ApiKey | undefined> {
-    const known = this.index.find(selector);
-    if (known !== undefined) return Promise.resolve(known);
+    try {
+      const known = this.index.find(selector);
+      if (known !== undefined) return Promise.resolve(known);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     if (this.outcome?.failed) return Promise.reject(this.outcome.error);
     if (this.outcome !== undefined) return Promise.resolve(undefined);
     return new Promise((resolve, reject) => this.waiters.add({ selector, resolve, reject }));
   }
 
-  private page(keys: ApiKey[]): void {
+  private page(keys: ListedApiKey[]): void {
     for (const key of keys) this.index.listed(key);
     for (const waiter of this.waiters) {
-      const key = this.index.find(waiter.selector);
-      if (key !== undefined) {
-        this.waiters.delete(waiter);
+      try {
+        const key = this.index.find(waiter.selector);
+        if (key === undefined) continue;
         waiter.resolve(key);
+      } catch (error) {
+        waiter.reject(error);
       }
+      this.waiters.delete(waiter);
     }
   }
 
@@ -98,7 +113,13 @@ class Listing {
     this.outcome = outcome;
     for (const waiter of this.waiters) {
       if (outcome.failed) waiter.reject(outcome.error);
-      else waiter.resolve(this.index.find(waiter.selector));
+      else {
+        try {
+          waiter.resolve(this.index.find(waiter.selector));
+        } catch (error) {
+          waiter.reject(error);
+        }
+      }
     }
     this.waiters.clear();
   }

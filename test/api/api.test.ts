@@ -2,7 +2,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   findOrgApiKey,
   listAllOrgApiKeys,
+  listOrgApiKeysByPage,
   listOrgApiKeysPage,
+  listOrgApiKeysPageCheckedOnUse,
   patchOrgApiKey,
 } from "../../provider/api/api-keys";
 import { InputError } from "../../provider/api/input-error";
@@ -109,6 +111,74 @@ describe("listing an organization's keys", () => {
     const err = await listOrgApiKeysPage(client, sim.orgId).catch((e) => e);
     expect(err).toBeInstanceOf(ResponseShapeError);
     expect(err.message).toMatch(/results\[0\]\.id/);
+  });
+});
+
+describe("listing an organization's keys, each checked when used", () => {
+  const rawPage = (results: unknown[]) => ({
+    raw: { status: 200, contentType: "application/json", body: JSON.stringify({ results, totalCount: 3 }) },
+  });
+  const good = (n: number, extra: Record<string, unknown> = {}) => ({
+    id: `5f00000000000000000000a${n}`,
+    publicKey: `abcdefg${n}`,
+    desc: `key ${n}`,
+    roles: [{ orgId: sim.orgId, roleName: "ORG_MEMBER" }],
+    ...extra,
+  });
+
+  it("reads every page once, page by page, with each key's id and public key", async () => {
+    const pages: string[][] = [];
+    await listOrgApiKeysByPage(client, sim.orgId, (keys) => pages.push(keys.map((k) => k.id)));
+    expect(pages.map((p) => p.length).sort()).toEqual([234, 500, 500]);
+    expect(new Set(pages.flat()).size).toBe(1_234);
+    expect(served()).toHaveLength(3);
+  });
+
+  it("a key whose record breaks the schema fails only when used, naming its place in the page", async () => {
+    sim.faults.add(rawPage([good(1), good(2, { roles: [{ roleName: 7 }] }), good(3)]));
+    const page = await listOrgApiKeysPageCheckedOnUse(client, sim.orgId);
+    expect(page.results.map((k) => k.publicKey)).toEqual(["abcdefg1", "abcdefg2", "abcdefg3"]);
+    expect(page.results[0]!.key().desc).toBe("key 1");
+    expect(page.results[2]!.key().roles).toEqual([{ orgId: sim.orgId, roleName: "ORG_MEMBER" }]);
+    const err = (() => {
+      try {
+        page.results[1]!.key();
+      } catch (error) {
+        return error as Error;
+      }
+    })();
+    expect(err).toBeInstanceOf(ResponseShapeError);
+    expect(err!.message).toMatch(
+      /^GET \/orgs\/[0-9a-f]{24}\/apiKeys answered 200, but the body does not match/,
+    );
+    expect(err!.message).toMatch(/results\[1\]\.roles\[0\]\.roleName/);
+  });
+
+  it("masks a private key sent in full when the key is used", async () => {
+    const whole = "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0";
+    sim.faults.add(rawPage([good(1, { privateKey: whole })]));
+    const page = await listOrgApiKeysPageCheckedOnUse(client, sim.orgId);
+    expect(page.results[0]!.key().privateKey).toBe("********-****-****-****-********e1f0");
+  });
+
+  it("a key with no id or public key fails the whole page, as the full schema says", async () => {
+    sim.faults.add(rawPage([good(1), { publicKey: "abcdefg2", roles: [] }]));
+    const err = await listOrgApiKeysPageCheckedOnUse(client, sim.orgId).catch((e) => e);
+    expect(err).toBeInstanceOf(ResponseShapeError);
+    expect(err.message).toMatch(/results\[1\]\.id/);
+  });
+
+  it("a page that is not a page fails at once", async () => {
+    sim.faults.add({
+      raw: {
+        status: 200,
+        contentType: "application/json",
+        body: JSON.stringify({ results: {}, totalCount: -1 }),
+      },
+    });
+    const err = await listOrgApiKeysPageCheckedOnUse(client, sim.orgId).catch((e) => e);
+    expect(err).toBeInstanceOf(ResponseShapeError);
+    expect(err.message).toMatch(/results: .*totalCount: /);
   });
 });
 

@@ -76,6 +76,26 @@ describe("the shared org listing", () => {
   });
 });
 
+describe("a key the server describes wrongly", () => {
+  it("fails only the lookups of that key, naming the field; the org's other keys are found", async () => {
+    const good = { id: "5f00000000000000000000a1", publicKey: "abcdefg1", desc: "fine", roles: [] };
+    const bad = { id: "5f00000000000000000000a2", publicKey: "abcdefg2", roles: [{ roleName: ["x"] }] };
+    sim.faults.add({
+      raw: {
+        status: 200,
+        contentType: "application/json",
+        body: JSON.stringify({ results: [good, bad], totalCount: 2 }),
+      },
+    });
+    expect((await findKey(client, sim.orgId, { id: good.id }))?.desc).toBe("fine");
+    await expect(findKey(client, sim.orgId, { publicKey: bad.publicKey })).rejects.toThrow(
+      /answered 200, but the body does not match the expected schema \(results\[1\]\.roles\[0\]\.roleName/,
+    );
+    // One listing served both lookups.
+    expect(sim.requests.filter((r) => r.status === 200)).toHaveLength(1);
+  });
+});
+
 /** A transport whose pages are released by the test, to order a PATCH answer before a page. */
 function heldPages(pages: Record<number, unknown[]>, totalCount: number) {
   const releases = new Map<number, () => void>();
