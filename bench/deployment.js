@@ -14,7 +14,7 @@ const ADOPT = 200;
 const JOBS = 50;
 const CONCURRENCY = 16;
 const PAGE = 500;
-const RUNS = 3;
+const RUNS = 5;
 // Server time added to every authenticated request in the second comparison (one run each).
 const SLOW_MS = 2;
 
