@@ -1,3 +1,4 @@
+import { isRecord } from "../client/is-record";
 import type { JsonResponse } from "../client/types";
 import { idSegment, show } from "./ids";
 import { InputError } from "./input-error";
@@ -63,6 +64,12 @@ export async function listOrgApiKeysPage(
   return parseResponse(apiKeyPageSchema, response, "GET", path);
 }
 
+/** The response a listed key came in, shared by the keys of one page. */
+interface ListedPage {
+  response: JsonResponse;
+  path: string;
+}
+
 /**
  * A key of an organization's listing: its id and public key read, the rest of its record checked
  * against the key schema (and its private key masked) only when {@link key} is first called. A
@@ -73,24 +80,27 @@ export class ListedApiKey {
   readonly id: string;
   readonly publicKey: string;
   private readonly record: Record<string, unknown>;
-  private readonly page: { response: JsonResponse; path: string; index: number };
+  private readonly page: ListedPage;
+  private readonly index: number;
   private checked: ApiKey | undefined;
 
   constructor(
     record: Record<string, unknown> & { id: string; publicKey: string },
-    page: { response: JsonResponse; path: string; index: number },
+    page: ListedPage,
+    index: number,
   ) {
     this.id = record.id;
     this.publicKey = record.publicKey;
     this.record = record;
     this.page = page;
+    this.index = index;
   }
 
   /** The key as the schema reads it; throws a `ResponseShapeError` naming the key's place in its page. */
   key(): ApiKey {
     this.checked ??= parseResponse(apiKeySchema, this.page.response, "GET", this.page.path, {
       value: this.record,
-      at: ["results", this.page.index],
+      at: ["results", this.index],
     });
     return this.checked;
   }
@@ -102,8 +112,6 @@ export interface ListedApiKeyPage {
   totalCount: number;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 const isName = (value: unknown): value is string => typeof value === "string" && value !== "";
 
 /**
@@ -119,6 +127,7 @@ export async function listOrgApiKeysPageCheckedOnUse(
   const { path, query } = pageRequest(orgId, options);
   const response = await transport.request({ method: "GET", path, query });
   const page = parseResponse(apiKeyListingSchema, response, "GET", path);
+  const listed: ListedPage = { response, path };
   const results: ListedApiKey[] = [];
   for (const [index, record] of page.results.entries()) {
     if (!isRecord(record) || !isName(record.id) || !isName(record.publicKey)) {
@@ -127,17 +136,13 @@ export async function listOrgApiKeysPageCheckedOnUse(
       throw new Error(`results[${index}] of ${path} has no id or public key`);
     }
     results.push(
-      new ListedApiKey(record as Record<string, unknown> & { id: string; publicKey: string }, {
-        response,
-        path,
-        index,
-      }),
+      new ListedApiKey(record as Record<string, unknown> & { id: string; publicKey: string }, listed, index),
     );
   }
   return { results, totalCount: page.totalCount };
 }
 
-/** How {@link listAllOrgApiKeys} reads the pages. */
+/** How {@link listAllOrgApiKeys} and {@link listOrgApiKeysByPage} read the pages. */
 export interface ListAllOptions {
   /** 1 to 500. Default 500. */
   itemsPerPage?: number;
@@ -152,18 +157,18 @@ export interface ListAllOptions {
 async function forEachPage<P extends { totalCount: number; results: unknown[] }>(
   readPage: (options: PageOptions) => Promise<P>,
   options: ListAllOptions,
-  onPage: (page: P) => void,
+  onPage: (page: P, pageNum: number) => void,
 ): Promise<void> {
   const itemsPerPage = options.itemsPerPage ?? MAX_ITEMS_PER_PAGE;
   const first = await readPage({ pageNum: 1, itemsPerPage });
-  onPage(first);
+  onPage(first, 1);
   const pageCount = Math.max(1, Math.ceil(first.totalCount / itemsPerPage));
   if (pageCount === 1 || first.results.length === 0) return;
   let next = 2;
   const worker = async () => {
     while (next <= pageCount) {
       const pageNum = next++;
-      onPage(await readPage({ pageNum, itemsPerPage }));
+      onPage(await readPage({ pageNum, itemsPerPage }), pageNum);
     }
   };
   const concurrency = Math.max(1, options.concurrency ?? 8);
@@ -180,17 +185,17 @@ export async function listAllOrgApiKeys(
   orgId: string,
   options: ListAllOptions = {},
 ): Promise<ApiKey[]> {
-  const pages = new Map<number, ApiKey[]>();
+  const pages: ApiKey[][] = [];
   await forEachPage(
-    async (page) => ({ ...(await listOrgApiKeysPage(transport, orgId, page)), pageNum: page.pageNum ?? 1 }),
+    (page) => listOrgApiKeysPage(transport, orgId, page),
     options,
-    (page) => pages.set(page.pageNum, page.results),
+    (page, pageNum) => {
+      pages[pageNum - 1] = page.results;
+    },
   );
   // In page order: a key seen on two pages keeps what the later page said.
   const byId = new Map<string, ApiKey>();
-  for (const pageNum of [...pages.keys()].sort((a, b) => a - b)) {
-    for (const key of pages.get(pageNum) ?? []) byId.set(key.id, key);
-  }
+  for (const page of pages) for (const key of page) byId.set(key.id, key);
   return [...byId.values()];
 }
 

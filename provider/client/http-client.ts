@@ -21,6 +21,7 @@ import { ResponseShapeError } from "./errors/response-shape-error";
 import { ResponseTooLargeError } from "./errors/response-too-large-error";
 import { TimeoutError } from "./errors/timeout-error";
 import { TLS_VERIFICATION_CODES, TlsError } from "./errors/tls-error";
+import { isRecord } from "./is-record";
 import { parseRetryAfter, type RetryPolicy, resolveRetryPolicy, withRetries } from "./retry";
 import type {
   ClientOptions,
@@ -57,10 +58,6 @@ const NOT_SENT_CODES = new Set([
   "EPROTO",
 ]);
 const TIMEOUT_CODES = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT"]);
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null;
-}
 
 /**
  * The API root for a base URL as a user types it: `https://om.example.com:8443` becomes

@@ -84,44 +84,40 @@ class Listing {
 
   /** The key, as soon as a page has it; `undefined` once every page is in without it. */
   find(selector: ApiKeySelector): Promise<ApiKey | undefined> {
-    try {
-      const known = this.index.find(selector);
-      if (known !== undefined) return Promise.resolve(known);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    if (this.outcome?.failed) return Promise.reject(this.outcome.error);
-    if (this.outcome !== undefined) return Promise.resolve(undefined);
-    return new Promise((resolve, reject) => this.waiters.add({ selector, resolve, reject }));
+    return new Promise((resolve, reject) => {
+      const waiter = { selector, resolve, reject };
+      if (!this.answer(waiter)) this.waiters.add(waiter);
+    });
   }
 
   private page(keys: ListedApiKey[]): void {
     for (const key of keys) this.index.listed(key);
-    for (const waiter of this.waiters) {
-      try {
-        const key = this.index.find(waiter.selector);
-        if (key === undefined) continue;
-        waiter.resolve(key);
-      } catch (error) {
-        waiter.reject(error);
-      }
-      this.waiters.delete(waiter);
-    }
+    for (const waiter of this.waiters) if (this.answer(waiter)) this.waiters.delete(waiter);
   }
 
   private settle(outcome: NonNullable<Listing["outcome"]>): void {
     this.outcome = outcome;
-    for (const waiter of this.waiters) {
-      if (outcome.failed) waiter.reject(outcome.error);
-      else {
-        try {
-          waiter.resolve(this.index.find(waiter.selector));
-        } catch (error) {
-          waiter.reject(error);
-        }
-      }
-    }
+    for (const waiter of this.waiters) this.answer(waiter);
     this.waiters.clear();
+  }
+
+  /**
+   * Answers `waiter` with its key when the index has it (or the error of a key the server described
+   * wrongly), else with the listing's outcome once there is one. `false`: it must wait for more pages.
+   */
+  private answer(waiter: Waiter): boolean {
+    let key: ApiKey | undefined;
+    try {
+      key = this.index.find(waiter.selector);
+    } catch (error) {
+      waiter.reject(error);
+      return true;
+    }
+    if (key !== undefined) waiter.resolve(key);
+    else if (this.outcome === undefined) return false;
+    else if (this.outcome.failed) waiter.reject(this.outcome.error);
+    else waiter.resolve(undefined);
+    return true;
   }
 }
 
