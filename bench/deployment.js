@@ -56,19 +56,17 @@ async function resources(sim) {
 /**
  * The org, served from its own process (bench/lib/sim-process.js) as a real server would be, so its
  * answers do not wait behind the engine's side of the gRPC calls in this process. With `delayMs`, every
- * authenticated request waits that long, as a server off loopback would. Warm (`warm`, the default): it
- * has served a long-running server's traffic first (sim-child.js `warmUp`), so a measured phase does
- * not pay for the simulator's own first run through its code.
+ * authenticated request waits that long, as a server off loopback would. It is warm: it has served a
+ * long-running server's traffic first (sim-child.js `warmUp`), so a measured phase does not pay for the
+ * simulator's own first run through its code.
  */
-async function openSimulator(delayMs, warm = true) {
+async function openSimulator(delayMs) {
   const sim = await startSimulatorProcess({ seed: { keys: ORG_KEYS - 1 }, delayMs });
-  if (warm) {
-    try {
-      await sim.warmUp();
-    } catch (error) {
-      await sim.close();
-      throw error;
-    }
+  try {
+    await sim.warmUp();
+  } catch (error) {
+    await sim.close();
+    throw error;
   }
   return sim;
 }
