@@ -70,7 +70,13 @@ async function main() {
   console.log(
     table(
       ["comparison", "figure", "goal", "met"],
-      summary.map((s) => [s.comparison, s.figure, s.goal, s.met ? "yes" : "**no**"]),
+      // A figure with no goal (`met` undefined) is reported, neither met nor missed.
+      summary.map((s) => [
+        s.comparison,
+        s.figure,
+        s.goal,
+        s.met === undefined ? "" : s.met ? "yes" : "**no**",
+      ]),
     ),
   );
   if (broken.length > 0) console.log(`\nBROKEN MEASUREMENTS:\n${broken.map((b) => `- ${b}`).join("\n")}`);

@@ -1,7 +1,8 @@
 /**
  * The program directory every host-driven benchmark runs in: this package as `npm pack` ships it, the
- * trivial provider of the tests, and the baseline provider with its npm digest client, each in
- * node_modules as a user's `npm install` would put them; plus the serialized provider texts.
+ * trivial provider of the tests, the baseline provider with its npm digest client and the least possible
+ * provider of bench/ideal, each in node_modules as a user's `npm install` would put them; plus the
+ * serialized provider texts.
  */
 const fsp = require("node:fs/promises");
 const path = require("node:path");
@@ -9,6 +10,7 @@ const harness = require("./harness");
 
 const TRIVIAL_DIR = path.join(harness.ROOT, "test", "fixtures", "trivial-provider");
 const BASELINE_DIR = path.join(__dirname, "..", "baseline");
+const IDEAL_DIR = path.join(__dirname, "..", "ideal");
 
 const KEY_TYPE = "pulumi-nodejs:dynamic/opsmanager:OrgApiKey";
 const JOB_TYPE = "pulumi-nodejs:dynamic/opsmanager:LogCollectionJob";
@@ -28,12 +30,13 @@ let shared;
 /** The program directory and provider texts, made once per run. */
 function program() {
   shared ??= (async () => {
-    const dir = await harness.makeProgramDir({ packages: [TRIVIAL_DIR, BASELINE_DIR] });
+    const dir = await harness.makeProgramDir({ packages: [TRIVIAL_DIR, BASELINE_DIR, IDEAL_DIR] });
     // The baseline's dependency, where npm would have installed it.
     const urllib = await fsp.realpath(path.join(harness.ROOT, "node_modules", "urllib"));
     await fsp.symlink(urllib, path.join(dir.dir, "node_modules", "urllib"), "dir");
     const ours = require("../../dist/provider/resources/providers.js");
     const baseline = require("../baseline");
+    const ideal = require("../ideal");
     return {
       ...dir,
       text: {
@@ -42,6 +45,10 @@ function program() {
         baselineKey: await harness.serializeProvider(baseline.orgApiKeyProvider),
         baselineJob: await harness.serializeProvider(baseline.logCollectionJobProvider),
         trivial: await harness.serializeProvider(trivialProvider),
+        idealUndiciKey: await harness.serializeProvider(ideal.serializable("undici", "apiKey")),
+        idealUndiciJob: await harness.serializeProvider(ideal.serializable("undici", "logCollectionJob")),
+        idealHttpKey: await harness.serializeProvider(ideal.serializable("http", "apiKey")),
+        idealHttpJob: await harness.serializeProvider(ideal.serializable("http", "logCollectionJob")),
       },
     };
   })();
