@@ -63,7 +63,7 @@ export interface DigestEvents {
 export interface DigestSessionOptions {
   username: string;
   password: string;
-  /** Client nonce source. Default: 16 random bytes from the CSPRNG. */
+  /** Client nonce source. Default: {@link createCnonce}, 122 random bits from the CSPRNG as 32 hex digits. */
   cnonce?: () => string;
 }
 
