@@ -239,13 +239,8 @@ async function deployment() {
     const medians = await inTurns(RUNS, Object.keys(texts), (p) => deploy(prog, texts[p], hosts));
     const { ours, base, idealUndici, idealHttp, floor } = medians;
     // The same deployment against a slower server: what the request counts cost off loopback.
-    const slowOurs = await deploy(prog, { key: prog.text.ourKey, job: prog.text.ourJob }, hosts, SLOW_MS);
-    const slowBase = await deploy(
-      prog,
-      { key: prog.text.baselineKey, job: prog.text.baselineJob },
-      hosts,
-      SLOW_MS,
-    );
+    const slowOurs = await deploy(prog, texts.ours, hosts, SLOW_MS);
+    const slowBase = await deploy(prog, texts.base, hosts, SLOW_MS);
     const slowRows = ["adopt", "refresh"].map((phase) => [
       phase,
       ms(slowOurs[phase].ms),
@@ -280,6 +275,9 @@ async function deployment() {
       }
     }
     const sum = (r) => ({ requests: r.adopt.requests + r.refresh.requests, ms: r.adopt.ms + r.refresh.ms });
+    // The baseline's wall time over `r`'s, for the whole deployment and then each phase.
+    const wallRatios = (r) =>
+      `${ratio(sum(base).ms, sum(r).ms)} (adopt ${ratio(base.adopt.ms, r.adopt.ms)}, refresh ${ratio(base.refresh.ms, r.refresh.ms)})`;
     // The provider's own time: the phase's wall time less what the host takes for the same calls.
     const own = (r, phase) => r[phase].ms - floor[phase].ms;
     const ratios = ["adopt", "refresh"].map((phase) => [
@@ -380,16 +378,14 @@ async function deployment() {
         {
           // The issue's goal is on "the deployment", which it defines as the adoption and then the refresh.
           comparison: "Deployment: less wall time than the baseline, adoption + refresh (each phase)",
-          figure: `${ratio(sum(base).ms, sum(ours).ms)} (adopt ${ratio(base.adopt.ms, ours.adopt.ms)}, refresh ${ratio(base.refresh.ms, ours.refresh.ms)})`,
+          figure: wallRatios(ours),
           goal: "≥ 10×",
           met: sum(base).ms / sum(ours).ms >= 10,
         },
         {
           comparison:
             "Deployment: less wall time than the baseline, the least possible provider over undici / over node:http (each phase)",
-          figure:
-            `${ratio(sum(base).ms, sum(idealUndici).ms)} (adopt ${ratio(base.adopt.ms, idealUndici.adopt.ms)}, refresh ${ratio(base.refresh.ms, idealUndici.refresh.ms)}) / ` +
-            `${ratio(sum(base).ms, sum(idealHttp).ms)} (adopt ${ratio(base.adopt.ms, idealHttp.adopt.ms)}, refresh ${ratio(base.refresh.ms, idealHttp.refresh.ms)})`,
+          figure: `${wallRatios(idealUndici)} / ${wallRatios(idealHttp)}`,
           goal: "reported (the limit for wall time)",
           met: undefined,
         },
@@ -409,13 +405,13 @@ async function deployment() {
         ...[...ours.broken, ...slowOurs.broken].map((b) => `ours: ${b}`),
         ...[...base.broken, ...slowBase.broken].map((b) => `baseline: ${b}`),
         ...idealUndici.broken.map((b) => `least possible over undici: ${b}`),
+        ...idealHttp.broken.map((b) => `least possible over node:http: ${b}`),
         ...[idealUndici, idealHttp]
           .filter((ideal) => ideal.keyOutputs !== ours.keyOutputs)
           .map(
             (ideal) =>
               `least possible provider: its keys' outputs (${ideal.keyOutputs}) are not ours (${ours.keyOutputs}); bench/ideal must return what ours does`,
           ),
-        ...idealHttp.broken.map((b) => `least possible over node:http: ${b}`),
       ],
     };
   } finally {

@@ -137,10 +137,7 @@ function listing(call, orgId) {
         if (!w.answer()) waiting.push(w);
         all.catch(reject);
       }),
-    remember: (key) => {
-      byPublicKey.set(key.publicKey, key);
-      byId.set(key.id, key);
-    },
+    remember: (key) => add([key]),
   };
 }
 
