@@ -8,7 +8,7 @@ import { createLogCollectionJob } from "../api/log-collection-jobs";
 import { LOG_TYPES, type LogType, RESOURCE_TYPES, type ResourceType } from "../api/schemas";
 import { inContext } from "./in-context";
 import { currentClient, currentSettings, whenConfigured } from "./runtime";
-import { checkProperties, oneOfRule, typeRule } from "./validate";
+import { checkProperties, isUnknown, oneOfRule, typeRule } from "./validate";
 
 /** LogCollectionJob's inputs as the provider receives them. */
 export interface LogCollectionJobProviderInputs {
@@ -86,6 +86,26 @@ export const logCollectionJobInputShape = {
   redacted: z.boolean(typeRule("must be true or false")),
 } satisfies Record<keyof LogCollectionJobProviderInputs, z.ZodType>;
 
+/**
+ * Whether two `logTypes` lists ask for the same logs: the job collects a set of log types, so order is
+ * no change. A list not known yet (preview) is a change.
+ */
+export function sameLogTypes(a: unknown, b: unknown): boolean {
+  if (!Array.isArray(a) || !Array.isArray(b) || isUnknown(a) || isUnknown(b)) return false;
+  const x = new Set<unknown>(a);
+  const y = new Set<unknown>(b);
+  return x.size === y.size && [...x].every((t) => y.has(t));
+}
+
+/** The inputs whose value in `news` differs from the one in `olds`. */
+function changedInputs(olds: LogCollectionJobProviderOutputs, news: LogCollectionJobProviderInputs) {
+  return INPUTS.filter((name) =>
+    name === "logTypes"
+      ? !sameLogTypes(news.logTypes, olds.logTypes)
+      : JSON.stringify(news[name]) !== JSON.stringify(olds[name]),
+  );
+}
+
 /** `check`: one failure per bad input, naming the rule; values not known yet pass. */
 export async function check(_olds: Record<string, unknown>, news: Record<string, unknown>) {
   await whenConfigured();
@@ -96,14 +116,14 @@ export async function check(_olds: Record<string, unknown>, news: Record<string,
   return { inputs, failures };
 }
 
-/** `diff`: a job cannot be changed, so any change of an input is a replacement. */
+/** `diff`: a job cannot be changed, so any change of an input is a replacement (`logTypes` as a set). */
 export async function diff(
   _id: string,
   olds: LogCollectionJobProviderOutputs,
   news: LogCollectionJobProviderInputs,
 ) {
-  const replaces = INPUTS.filter((name) => JSON.stringify(news[name]) !== JSON.stringify(olds[name]));
-  return { changes: replaces.length > 0, replaces: [...replaces], deleteBeforeReplace: false };
+  const replaces = changedInputs(olds, news);
+  return { changes: replaces.length > 0, replaces, deleteBeforeReplace: false };
 }
 
 function outputsFor(jobId: string, inputs: LogCollectionJobProviderInputs): LogCollectionJobProviderOutputs {
@@ -158,7 +178,7 @@ export async function update(
   olds: LogCollectionJobProviderOutputs,
   news: LogCollectionJobProviderInputs,
 ) {
-  const changed = INPUTS.filter((name) => JSON.stringify(news[name]) !== JSON.stringify(olds[name]));
+  const changed = changedInputs(olds, news);
   if (changed.length > 0) {
     throw new Error(
       `LogCollectionJob ${id} cannot be changed in place (${changed.join(", ")}); it must be replaced.`,

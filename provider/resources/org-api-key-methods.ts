@@ -127,6 +127,38 @@ export function changeFor(
   return change.desc === undefined && change.roles === undefined ? undefined : change;
 }
 
+/** Every field `inputs` manage, as declared: what an update's PATCH carries. */
+function declaredChange(inputs: OrgApiKeyProviderInputs): ApiKeyChange {
+  const change: ApiKeyChange = {};
+  if (inputs.desc !== undefined) change.desc = inputs.desc;
+  if (inputs.roles !== undefined) change.roles = roleSet(inputs.roles) as OrgRole[];
+  return change;
+}
+
+/**
+ * Which of desc and roles the state says the resource manages. State that does not say (written before
+ * `managed` was recorded) is taken to manage what the program declares now, so it shows no diff.
+ */
+function managedInState(olds: Partial<OrgApiKeyProviderOutputs>, news: OrgApiKeyProviderInputs) {
+  return {
+    desc: olds.managed?.desc ?? news.desc !== undefined,
+    roles: olds.managed?.roles ?? news.roles !== undefined,
+  };
+}
+
+/**
+ * What `restoreOnDelete` puts back after an update. A field the resource starts managing again takes
+ * the value the state holds now: the key's value just before Pulumi manages it once more.
+ */
+function adoptedAfter(olds: OrgApiKeyProviderOutputs, news: OrgApiKeyProviderInputs) {
+  const adopted = olds.adopted ?? { desc: olds.desc, roles: olds.roles };
+  const was = managedInState(olds, news);
+  return {
+    desc: news.desc !== undefined && !was.desc ? olds.desc : adopted.desc,
+    roles: news.roles !== undefined && !was.roles ? olds.roles : adopted.roles,
+  };
+}
+
 function outputsFor(
   inputs: OrgApiKeyProviderInputs,
   key: ApiKey,
@@ -213,7 +245,10 @@ export async function check(_olds: Record<string, unknown>, news: Record<string,
   return { inputs, failures };
 }
 
-/** `diff` against the state: desc and roles are updates (roles as a set); which key is a replacement. */
+/**
+ * `diff` against the state: desc and roles are updates (roles as a set), and so is starting or ceasing
+ * to manage one; which key is a replacement.
+ */
 export async function diff(_id: string, olds: OrgApiKeyProviderOutputs, news: OrgApiKeyProviderInputs) {
   const replaces: string[] = [];
   const changed = (value: unknown, old: unknown) => isUnknown(value) || value !== old;
@@ -221,9 +256,13 @@ export async function diff(_id: string, olds: OrgApiKeyProviderOutputs, news: Or
   if (news.apiKeyId !== undefined && changed(news.apiKeyId, olds.apiKeyId)) replaces.push("apiKeyId");
   if (news.publicKey !== undefined && changed(news.publicKey, olds.publicKey)) replaces.push("publicKey");
   const updates: string[] = [];
-  if (news.desc !== undefined && changed(news.desc, olds.desc)) updates.push("desc");
-  if (news.roles !== undefined && (isUnknown(news.roles) || !sameSet(news.roles, olds.roles ?? [])))
-    updates.push("roles");
+  // A field dropped from the program must reach the state through an update: otherwise the engine
+  // keeps the old `managed` flags, and delete would restore a field nobody manages any more.
+  const was = managedInState(olds, news);
+  const descDiffers = isUnknown(news.desc) || news.desc !== olds.desc;
+  const rolesDiffer = isUnknown(news.roles) || !sameSet(news.roles ?? [], olds.roles ?? []);
+  if (news.desc === undefined ? was.desc : !was.desc || descDiffers) updates.push("desc");
+  if (news.roles === undefined ? was.roles : !was.roles || rolesDiffer) updates.push("roles");
   if ((news.restoreOnDelete ?? false) !== (olds.restoreOnDelete ?? false)) updates.push("restoreOnDelete");
   return {
     changes: replaces.length + updates.length > 0,
@@ -256,14 +295,19 @@ export async function create(inputs: OrgApiKeyProviderInputs) {
   }
 }
 
-/** `update`: one PATCH carrying only what changed; full outputs back. */
+/**
+ * `update`: when the state differs from what the program declares, one PATCH carrying every managed
+ * field, so drift in a field the program did not change is put right too; else no request. Full
+ * outputs back, with `managed` following the new inputs.
+ */
 export async function update(id: string, olds: OrgApiKeyProviderOutputs, news: OrgApiKeyProviderInputs) {
   await whenConfigured();
   try {
     let key = inState(olds);
-    const change = changeFor(news, { desc: olds.desc, roles: olds.roles });
-    if (change !== undefined) key = await patch(news.orgId, key, change);
-    return { outs: outputsFor(news, key, olds.adopted ?? { desc: olds.desc, roles: olds.roles }) };
+    if (changeFor(news, { desc: olds.desc, roles: olds.roles }) !== undefined) {
+      key = await patch(news.orgId, key, declaredChange(news));
+    }
+    return { outs: outputsFor(news, key, adoptedAfter(olds, news)) };
   } catch (error) {
     const gone =
       error instanceof ApiError && error.status === 404
@@ -302,7 +346,8 @@ export async function read(id: string, olds: Partial<OrgApiKeyProviderOutputs>) 
 
 /**
  * `delete`: the API has no delete of a key, so the key stays on the server and leaves the stack. With
- * `restoreOnDelete`, the desc and roles it managed go back to what they were when adopted.
+ * `restoreOnDelete`, the desc and roles it manages now (per the state) go back to what they were before
+ * Pulumi managed them; a field it no longer manages is left as it is.
  */
 export async function remove(id: string, olds: OrgApiKeyProviderOutputs): Promise<void> {
   await whenConfigured();

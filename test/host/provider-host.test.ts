@@ -146,7 +146,7 @@ describe("OrgApiKey through the real dynamic-provider host", () => {
     expect(rep).toMatchObject({ changes: "DIFF_SOME", replaces: ["apiKeyId"] });
   });
 
-  it("update sends one PATCH with the changed field and returns every output", async () => {
+  it("update sends one PATCH with every managed field and returns every output", async () => {
     sim.resetRequests();
     const r = await host.update(
       target.id,
@@ -160,7 +160,7 @@ describe("OrgApiKey through the real dynamic-provider host", () => {
       }),
     );
     expect(sim.requests.filter((q) => q.status !== 401).map((q) => [q.method, q.body])).toEqual([
-      ["PATCH", { roles: ["ORG_MEMBER", "ORG_READ_ONLY"] }],
+      ["PATCH", { desc: "managed by pulumi", roles: ["ORG_MEMBER", "ORG_READ_ONLY"] }],
     ]);
     outs = stripProvider(r.properties);
     expect(Object.keys(outs).sort()).toEqual(

@@ -143,13 +143,26 @@ describe("OrgApiKey diff", () => {
     ]);
   });
 
+  it("dropping desc or roles from the program, or declaring one again, is an update, never a replacement", async () => {
+    const managing = { ...(olds as object), managed: { desc: true, roles: true, by: "apiKeyId" } } as never;
+    const dropped = await key.diff("k", managing, { orgId: "o", apiKeyId: "k", desc: "d" } as never);
+    expect(dropped).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    const unmanaged = {
+      ...(olds as object),
+      managed: { desc: false, roles: false, by: "apiKeyId" },
+    } as never;
+    const again = await key.diff("k", unmanaged, { orgId: "o", apiKeyId: "k", desc: "d" } as never);
+    expect(again).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect((await key.diff("k", unmanaged, { orgId: "o", apiKeyId: "k" } as never)).changes).toBe(false);
+  });
+
   it("naming the same key by public key instead of id is no change", async () => {
     expect((await key.diff("k", olds, { orgId: "o", publicKey: "p" } as never)).changes).toBe(false);
   });
 });
 
 describe("OrgApiKey update, read and delete", () => {
-  it("update sends one PATCH with only the changed field and returns full outputs", async () => {
+  it("update sends one PATCH carrying every managed field and returns full outputs", async () => {
     const k = target();
     const created = await key.create({
       orgId: sim.orgId,
@@ -165,7 +178,10 @@ describe("OrgApiKey update, read and delete", () => {
       roles: ["ORG_MEMBER"],
     });
     expect(wire(sim)).toEqual([`PATCH /orgs/${sim.orgId}/apiKeys/${k.id}`]);
-    expect(sim.requests.find((q) => q.status === 200)!.body).toEqual({ desc: "after" });
+    expect(sim.requests.find((q) => q.status === 200)!.body).toEqual({
+      desc: "after",
+      roles: ["ORG_MEMBER"],
+    });
     expect(r.outs).toMatchObject({
       desc: "after",
       roles: ["ORG_MEMBER"],
