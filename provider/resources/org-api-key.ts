@@ -15,7 +15,10 @@ export interface OrgApiKeyArgs {
   desc?: pulumi.Input<string>;
   /** The key's organization roles, a set (order and repeats do not matter). Managed when given. */
   roles?: pulumi.Input<pulumi.Input<OrgRole>[]>;
-  /** On delete, put back the desc and roles the key had when adopted. Default false. */
+  /**
+   * On delete, put back the desc and roles managed at that moment, as they were before Pulumi managed
+   * them. Default false.
+   */
   restoreOnDelete?: pulumi.Input<boolean>;
 }
 
@@ -26,8 +29,8 @@ export interface OrgApiKeyState {
 
 /**
  * An existing organization API key of Ops Manager, adopted by id or public key. Its `desc` and `roles`
- * are compared with the server's and changed with one PATCH carrying only what differs. The API has no
- * create or delete of keys: `pulumi up` adopts, `pulumi destroy` releases (optionally restoring).
+ * are managed when declared, and changed with one PATCH when they differ. The API has no create or
+ * delete of keys: `pulumi up` adopts, `pulumi destroy` releases (optionally restoring).
  *
  * @example
  * new OrgApiKey("ci", { orgId, publicKey: "abcdefgh", desc: "CI pipeline", roles: ["ORG_READ_ONLY"] });
