@@ -337,7 +337,8 @@ export async function read(id: string, olds: Partial<OrgApiKeyProviderOutputs>) 
     if (managed.roles) inputs.roles = orgRolesOf(key) as OrgRole[];
     if (olds.restoreOnDelete) inputs.restoreOnDelete = true;
     const adopted = olds.adopted ?? { desc: key.desc ?? "", roles: orgRolesOf(key) };
-    // Returning inputs too makes a preview after refresh show drift as server value → declared value.
+    // Returning inputs too makes a preview after refresh show drift as server value → declared value;
+    // the host forwards them from SDK 3.216 (pulumi/pulumi#21315), the peer dependency's floor.
     return { id: key.id, props: outputsFor(inputs, key, adopted), inputs };
   } catch (error) {
     throw withContext(error, describeKey(orgId, { id }));

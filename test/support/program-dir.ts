@@ -34,6 +34,11 @@ export interface ProgramDirOptions {
    * Defaults to `true`. Requires `dist/` to have been built (`npm run build`).
    */
   packRepo?: boolean;
+  /**
+   * Dependencies to link from another directory instead of the repository's `node_modules`, by package
+   * name: `{ "@pulumi/pulumi": "/path/to/node_modules/@pulumi/pulumi" }` runs the program on that SDK.
+   */
+  linked?: Record<string, string>;
 }
 
 /** A temporary program directory. */
@@ -157,7 +162,8 @@ async function sweepStalePackDirs(): Promise<void> {
  * - this repository's package is extracted from its packed tarball to `node_modules/pulumi-opsmanager`
  *   (unless `packRepo` is `false`), so tests see exactly the files that would be published;
  * - `undici`, `zod`, `@pulumi/pulumi` and every `dependencies` / `peerDependencies` entry of the packed
- *   `package.json` are symlinked from the repository's `node_modules` (nothing is downloaded);
+ *   `package.json` are symlinked from the repository's `node_modules` (nothing is downloaded), or from
+ *   the directory `linked` gives for them;
  * - each directory in `packages` is copied in under its `package.json` name.
  */
 export async function makeProgramDir(opts: ProgramDirOptions = {}): Promise<ProgramDir> {
@@ -188,9 +194,9 @@ export async function makeProgramDir(opts: ProgramDirOptions = {}): Promise<Prog
     }
 
     for (const name of deps) {
-      const source = path.join(root, "node_modules", ...name.split("/"));
+      const source = opts.linked?.[name] ?? path.join(root, "node_modules", ...name.split("/"));
       if (!existsSync(source)) {
-        throw new Error(`runtime dependency ${name} is not installed in ${root}/node_modules`);
+        throw new Error(`runtime dependency ${name} is not installed at ${source}`);
       }
       const link = path.join(nodeModules, ...name.split("/"));
       await fsp.mkdir(path.dirname(link), { recursive: true });
