@@ -27,7 +27,8 @@ export class AuthenticationError extends ApiError {
 }
 
 function formatAuthenticationMessage(init: AuthenticationErrorInit, status: number): string {
-  const head = `${init.method} ${init.path} failed: ${status}`;
+  // The server's errorCode, when it sent one, is what a user searches the error table for.
+  const head = `${init.method} ${init.path} failed: ${status}${init.errorCode ? ` ${init.errorCode}` : ""}`;
   if (init.why === "unsupported-challenge") {
     const offered = init.offered ? ` (it offered: ${init.offered})` : "";
     return (
