@@ -61,7 +61,18 @@ export async function createLogCollectionJob(
 
 /** Whether a failed POST may have been acted on by the server. */
 export function mayHaveActed(error: unknown): boolean {
-  if (error instanceof ApiError) return error.status >= 500 && error.status !== 503;
+  if (error instanceof ApiError) return error.requestSent && error.status >= 500 && error.status !== 503;
   if (error instanceof NetworkError || error instanceof TimeoutError) return error.requestSent;
   return false;
+}
+
+/**
+ * Whether a failed request never reached the server: the connection could not be made, or only the
+ * bodyless request that fetches the challenge before it failed. The server then cannot have acted.
+ */
+export function wasNotSent(error: unknown): boolean {
+  return (
+    (error instanceof ApiError || error instanceof NetworkError || error instanceof TimeoutError) &&
+    !error.requestSent
+  );
 }

@@ -70,15 +70,20 @@ export function resolveRetryPolicy(options: RetryOptions = {}): RetryPolicy {
 /**
  * Whether `error` from a `method` request is worth another attempt. GET, HEAD, PUT, PATCH and DELETE
  * are retried on network errors, timeouts, 429, 502, 503 and 504. A POST is retried only where the
- * server cannot have acted on it: nothing was sent, 429, or 503. Never a TLS or credentials failure.
+ * server cannot have acted on it: nothing was sent, 429, or 503; and where only the bodyless GET that
+ * fetches its challenge failed, on what a GET is retried on. Never a TLS or credentials failure.
  */
 export function isRetryable(method: HttpMethod, error: unknown): boolean {
   const repeatable = method !== "POST";
   if (error instanceof TlsError || error instanceof AuthenticationError) return false;
   if (error instanceof NetworkError) return repeatable || !error.requestSent;
   if (error instanceof TimeoutError) return repeatable || !error.requestSent;
-  if (error instanceof ApiError)
-    return (repeatable ? RETRY_STATUSES : RETRY_STATUSES_POST).includes(error.status);
+  if (error instanceof ApiError) {
+    // An answer to the challenge request: the request itself was not sent, so retrying is as safe as
+    // retrying that GET.
+    const statuses = repeatable || !error.requestSent ? RETRY_STATUSES : RETRY_STATUSES_POST;
+    return statuses.includes(error.status);
+  }
   return false;
 }
 

@@ -1,4 +1,4 @@
-import { type CallInfo, callSuffix } from "./format";
+import { type CallInfo, callHead, callSuffix, notSentNote } from "./format";
 import { OpsManagerError } from "./opsmanager-error";
 
 /** What the server said in a non-2xx answer, and the request it answered. */
@@ -37,6 +37,13 @@ export class ApiError extends OpsManagerError {
   readonly url: string;
   readonly retryAfterMs: number | undefined;
   readonly bodySnippet: string | undefined;
+  /** The method of the request with a body whose challenge request this answered; see `requestSent`. */
+  readonly probeFor: string | undefined;
+  /**
+   * `false` when this answered the bodyless `GET` that fetches the authentication challenge before a
+   * request with a body (`probeFor`): that request was not sent, so the server did not act on it.
+   */
+  readonly requestSent: boolean;
 
   constructor(init: ApiErrorInit, code = "OM_ERR_API", message = formatApiErrorMessage(init)) {
     super(code, message);
@@ -51,6 +58,8 @@ export class ApiError extends OpsManagerError {
     this.url = init.url;
     this.retryAfterMs = init.retryAfterMs;
     this.bodySnippet = init.bodySnippet;
+    this.probeFor = init.probeFor;
+    this.requestSent = init.probeFor === undefined;
   }
 }
 
@@ -80,10 +89,10 @@ function hintFor(init: ApiErrorInit): string | undefined {
 
 function formatApiErrorMessage(init: ApiErrorInit): string {
   const label = init.errorCode ?? init.reason;
-  let text = `${init.method} ${init.path} failed: ${init.status}${label ? ` ${label}` : ""}`;
+  let text = `${callHead(init)} failed: ${init.status}${label ? ` ${label}` : ""}`;
   if (init.detail) text += ` — ${init.detail}`;
   else if (init.bodySnippet) text += ` — the server answered with ${init.bodySnippet}`;
   const hint = hintFor(init);
   if (hint) text += ` (${hint})`;
-  return text + callSuffix(init);
+  return text + notSentNote(init) + callSuffix(init);
 }

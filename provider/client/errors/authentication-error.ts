@@ -1,5 +1,5 @@
 import { ApiError, type ApiErrorInit } from "./api-error";
-import { callSuffix } from "./format";
+import { callHead, callSuffix } from "./format";
 
 /** A 401 that digest authentication could not get past, and why. */
 export interface AuthenticationErrorInit extends Omit<ApiErrorInit, "status"> {
@@ -27,7 +27,7 @@ export class AuthenticationError extends ApiError {
 }
 
 function formatAuthenticationMessage(init: AuthenticationErrorInit, status: number): string {
-  const head = `${init.method} ${init.path} failed: ${status}`;
+  const head = `${callHead(init)} failed: ${status}`;
   if (init.why === "unsupported-challenge") {
     const offered = init.offered ? ` (it offered: ${init.offered})` : "";
     return (
