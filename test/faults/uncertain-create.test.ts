@@ -37,6 +37,8 @@ const config = () => ({
   "opsmanager:privateKey": PRIVATE_KEY,
   "opsmanager:timeoutSeconds": "1",
 });
+/** The host's default `maxResponseBytes` (32 MiB), passed by one byte. */
+const OVERSIZED = "x".repeat(32 * 1024 * 1024 + 1);
 
 beforeAll(async () => {
   sim = await startSimulator({ seed: { keys: 3, privateKey: PRIVATE_KEY } });
@@ -59,6 +61,18 @@ describe("a create the server may have acted on", () => {
     ["cut off after the server acted, before any answer", { method: "POST", drop: "after" }, true],
     ["cut off in the middle of the answer", { method: "POST", drop: "mid" }, true],
     ["answered too late (the 1 s timeout)", { method: "POST", delayMs: 1_500 }, true],
+    ...(
+      [
+        ["an HTML page", "text/html", "<html><body>Created</body></html>"],
+        ["JSON without an id", "application/json", '{"status":"IN_PROGRESS"}'],
+        ["JSON cut short", "application/json", '{"id":"5f00000000000'],
+        ["a body past the size limit", "application/json", OVERSIZED],
+      ] as const
+    ).map(([what, contentType, body]): [string, Fault, boolean] => [
+      `answered 201 after creating the job, with ${what}`,
+      { method: "POST", actThenFail: true, raw: { status: 201, contentType, body } },
+      true,
+    ]),
   ];
 
   it.each(cases)(
