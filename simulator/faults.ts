@@ -32,11 +32,15 @@ function validateFault(fault: Fault): void {
   if (fault.drop !== undefined && !["before", "after", "mid"].includes(fault.drop)) {
     throw new RangeError(`fault.drop must be "before", "after" or "mid", got ${String(fault.drop)}`);
   }
+  if (fault.beforeAuth && (fault.actThenFail || fault.drop === "after" || fault.drop === "mid")) {
+    throw new RangeError('a beforeAuth fault cannot act: no actThenFail, no drop "after" or "mid"');
+  }
 }
 
 /** Describes a fault for the request log, e.g. `delay+status-503`. */
 export function faultName(fault: Fault): string {
   const parts: string[] = [];
+  if (fault.beforeAuth) parts.push("before-auth");
   if (fault.delayMs !== undefined) parts.push("delay");
   if (fault.hang) parts.push("hang");
   if (fault.drop) parts.push(`drop-${fault.drop}`);
@@ -89,12 +93,14 @@ export class Faults implements FaultController {
 
   /**
    * The fault for an authenticated request, consuming one use of the first matching queued fault;
-   * otherwise a chaos fault when chaos is on.
+   * otherwise a chaos fault when chaos is on. With `beforeAuth`, the first matching `beforeAuth` fault
+   * for any request, before its credentials are checked (never chaos).
    * @param relPath the path below the API root.
    */
-  take(method: string, relPath: string): ChosenFault | undefined {
+  take(method: string, relPath: string, beforeAuth = false): ChosenFault | undefined {
     const index = this.queue.findIndex(
       ({ fault }) =>
+        (fault.beforeAuth ?? false) === beforeAuth &&
         (fault.method === undefined || fault.method.toUpperCase() === method.toUpperCase()) &&
         (fault.pathPrefix === undefined || relPath.startsWith(fault.pathPrefix)),
     );
@@ -104,6 +110,7 @@ export class Faults implements FaultController {
       if (queued.remaining <= 0) this.queue.splice(index, 1);
       return { name: faultName(queued.fault), fault: queued.fault };
     }
+    if (beforeAuth) return undefined;
     const chaos = this.chaosOptions;
     if (!chaos) return undefined;
     const r = this.chaosPrng.next();

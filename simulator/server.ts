@@ -7,7 +7,7 @@ import * as https from "node:https";
 import type { AddressInfo } from "node:net";
 import { API_ROOT, type ApiResult, defaultErrorCode, errorBody, handleApiRequest } from "./api";
 import { DEFAULT_NONCE_LIFETIME_MS, DigestAuthenticator } from "./digest";
-import { Faults } from "./faults";
+import { type ChosenFault, Faults } from "./faults";
 import { SimState } from "./state";
 import type { Fault, RecordedRequest, Simulator, SimulatorOptions } from "./types";
 
@@ -165,6 +165,31 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     send(res, entry, status, jsonHeaders(extra), JSON.stringify(body));
   };
 
+  /** Applies what a fault does before the request is acted on; `true` when that ends the request. */
+  const holdOrAnswer = async (
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    entry: RecordedRequest,
+    chosen: ChosenFault,
+  ): Promise<boolean> => {
+    const { fault } = chosen;
+    entry.fault = chosen.name;
+    if (fault.delayMs !== undefined) {
+      await sleep(fault.delayMs);
+      if (closing) return true;
+    }
+    if (fault.hang) return true;
+    if (fault.drop === "before") {
+      req.socket.destroy();
+      return true;
+    }
+    if ((fault.raw !== undefined || fault.status !== undefined) && !fault.actThenFail) {
+      sendFault(res, entry, fault);
+      return true;
+    }
+    return false;
+  };
+
   const frame = (result: ApiResult, query: Record<string, string>) => {
     let status = result.status;
     let body = result.body;
@@ -220,6 +245,10 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       return;
     }
 
+    const relPath = path.slice(API_ROOT.length) || "/";
+    const early = faults.take(method, relPath, true);
+    if (early && (await holdOrAnswer(req, res, entry, early))) return;
+
     const verdict = digest.verify(req.headers.authorization, method, target);
     if (verdict.fields) entry.digest = scrubRecord(verdict.fields);
     if (!verdict.ok) {
@@ -228,24 +257,10 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     }
     entry.authenticated = true;
 
-    const relPath = path.slice(API_ROOT.length) || "/";
     const chosen = faults.take(method, relPath);
     const fault = chosen?.fault;
-    if (chosen) entry.fault = chosen.name;
-    if (fault?.delayMs !== undefined) {
-      await sleep(fault.delayMs);
-      if (closing) return;
-    }
-    if (fault?.hang) return;
-    if (fault?.drop === "before") {
-      req.socket.destroy();
-      return;
-    }
+    if (chosen && (await holdOrAnswer(req, res, entry, chosen))) return;
     const answersFault = fault !== undefined && (fault.raw !== undefined || fault.status !== undefined);
-    if (answersFault && !fault.actThenFail) {
-      sendFault(res, entry, fault);
-      return;
-    }
 
     const result = handleApiRequest(
       {

@@ -114,12 +114,22 @@ export interface Fault {
    * the response.
    */
   drop?: "before" | "after" | "mid";
-  /** For POST with `status` >= 500: act on the request (create the job) and still answer the error. */
+  /**
+   * Act on the request (a POST creates its job) and still answer the fault: an error `status`, or a
+   * `raw` answer such as a 201 whose body cannot be read.
+   */
   actThenFail?: boolean;
   /** Answer with this raw body and content type instead of JSON (hostile-server tests). */
   raw?: { status: number; contentType: string; body: string };
   /** Never answer (the socket stays open until the server closes). */
   hang?: boolean;
+  /**
+   * Apply before the credentials are checked, to a request with or without them, as a proxy or load
+   * balancer in front of the server would (a 500 to the bodyless request that fetches a challenge, say).
+   * Such a fault never acts: `actThenFail` and `drop` `"after"` or `"mid"` are refused. By default a
+   * fault applies to authenticated requests only.
+   */
+  beforeAuth?: boolean;
 }
 
 /** Random faults applied to every authenticated request, with a seeded generator. */

@@ -1,4 +1,10 @@
-import { ApiError, NetworkError, TimeoutError } from "../client/errors";
+import {
+  ApiError,
+  NetworkError,
+  ResponseShapeError,
+  ResponseTooLargeError,
+  TimeoutError,
+} from "../client/errors";
 import type { JsonResponse } from "../client/types";
 import { hex24Segment, show } from "./ids";
 import { InputError } from "./input-error";
@@ -14,7 +20,9 @@ import { UncertainCreateError } from "./uncertain-create-error";
 /**
  * `POST /groups/{GROUP-ID}/logCollectionJobs`: start a job that downloads the logs of a deployment.
  * The body is checked against the spec's rules before anything is sent. The transport never sends a
- * POST twice where the server may have acted on it; when that may have happened, the error says so.
+ * POST twice where the server may have acted on it; when that may have happened, the error says so
+ * (an `UncertainCreateError`). A 2xx answer whose body cannot be read, or holds no id, is such a case;
+ * one whose id is present but malformed carries it as `createdId`, so that the job is still recorded.
  *
  * @returns the id of the new job (24 hex digits).
  */
@@ -35,17 +43,17 @@ export async function createLogCollectionJob(
   // Field order as the spec lists it, and nothing else: the server rejects unknown attributes.
   const { resourceType, resourceName, sizeRequestedPerFileBytes, logTypes, redacted } = parsed.data;
   const body = { resourceType, resourceName, sizeRequestedPerFileBytes, logTypes, redacted };
+  const uncertain = (cause: Error) =>
+    new UncertainCreateError(
+      "log collection job",
+      `check the project's log collection jobs in Ops Manager (project ${groupId}); a job made by this attempt is not in the stack`,
+      cause,
+    );
   let response: JsonResponse;
   try {
     response = await transport.request({ method: "POST", path, body });
   } catch (error) {
-    if (mayHaveActed(error)) {
-      throw new UncertainCreateError(
-        "log collection job",
-        `check the project's log collection jobs in Ops Manager (project ${groupId}); a job made by this attempt is not in the stack`,
-        error as Error,
-      );
-    }
+    if (mayHaveActed(error)) throw uncertain(error as Error);
     throw error;
   }
   const id = (response.body as { id?: unknown } | undefined)?.id;
@@ -53,15 +61,35 @@ export async function createLogCollectionJob(
     return { id: parseResponse(logCollectionJobResponseSchema, response, "POST", path).id };
   } catch (error) {
     // The job exists even though its id looks wrong: hand the id on so that it is still recorded.
-    if (typeof id === "string" && id.length > 0 && error instanceof Error)
+    if (typeof id === "string" && id.length > 0 && error instanceof Error) {
       Object.assign(error, { createdId: id });
-    throw error;
+      throw error;
+    }
+    // A 2xx without an id: the job was made, but there is nothing to record it by.
+    throw uncertain(error as Error);
   }
 }
 
-/** Whether a failed POST may have been acted on by the server. */
+/**
+ * Whether a failed POST may have been acted on by the server: a 5xx other than 503, a timeout or a
+ * connection broken after it was sent, or a 2xx whose body could not be read.
+ */
 export function mayHaveActed(error: unknown): boolean {
-  if (error instanceof ApiError) return error.status >= 500 && error.status !== 503;
+  if (error instanceof ApiError) return error.requestSent && error.status >= 500 && error.status !== 503;
   if (error instanceof NetworkError || error instanceof TimeoutError) return error.requestSent;
+  if (error instanceof ResponseShapeError || error instanceof ResponseTooLargeError) {
+    return error.status >= 200 && error.status < 300;
+  }
   return false;
+}
+
+/**
+ * Whether a failed request never reached the server: the connection could not be made, or only the
+ * bodyless request that fetches the challenge before it failed. The server then cannot have acted.
+ */
+export function wasNotSent(error: unknown): boolean {
+  return (
+    (error instanceof ApiError || error instanceof NetworkError || error instanceof TimeoutError) &&
+    !error.requestSent
+  );
 }

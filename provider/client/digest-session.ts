@@ -42,7 +42,7 @@ export type DigestSend<R extends DigestResponseLike> = (
 ) => Promise<R>;
 
 /** The final response of {@link DigestSession.perform}. */
-export type DigestOutcome<R> =
+export type DigestOutcome<R> = (
   | { response: R; rejected: false }
   | {
       response: R;
@@ -51,7 +51,14 @@ export type DigestOutcome<R> =
       why: "rejected" | "unsupported-challenge";
       /** The schemes the server offered, when none could be answered. */
       offered?: string;
-    };
+    }
+) & {
+  /**
+   * The response answers the bodyless GET sent to fetch a challenge for a request with a body, not
+   * the request itself, which was not sent.
+   */
+  probe?: boolean;
+};
 
 /** Callbacks for counting what crossed the wire. */
 export interface DigestEvents {
@@ -260,10 +267,10 @@ export class DigestSession {
       // A bodyless request is its own probe; a request with a body sends a bodyless GET first, so the
       // body crosses the wire once.
       const first = await send(undefined, request.hasBody);
-      if (first.status === 401) return await this.adopt(first, events);
+      if (first.status === 401) return await this.adopt(first, events, request.hasBody);
       if (!request.hasBody || first.status === 429 || first.status >= 500) {
         // Unauthenticated access worked (or the server is failing): that answer is the outcome.
-        return { kind: "done", outcome: { response: first, rejected: false } };
+        return { kind: "done", outcome: { response: first, rejected: false, probe: request.hasBody } };
       }
       // The GET was not challenged, so this URL may not need credentials: send the request itself.
       await first.discard();
@@ -281,6 +288,7 @@ export class DigestSession {
   private async adopt<R extends DigestResponseLike>(
     response: R,
     events: DigestEvents,
+    probe = false,
   ): Promise<ProbeResult<R>> {
     const challenges = challengesOf(response.headers);
     const challenge = selectDigestChallenge(challenges);
@@ -292,6 +300,7 @@ export class DigestSession {
           rejected: true,
           why: "unsupported-challenge",
           offered: describeOffered(challenges),
+          probe,
         },
       };
     }

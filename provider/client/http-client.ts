@@ -340,7 +340,7 @@ export class HttpClient {
       },
     );
     const { response } = outcome;
-    const info = callInfo(call);
+    const info = callInfo(call, outcome.probe === true);
     if (outcome.rejected) {
       const parsed = this.parseErrorBody(call, await response.readSome(ERROR_BODY_BYTES), response.headers);
       throw new AuthenticationError({
@@ -414,6 +414,7 @@ export class HttpClient {
       finish();
       return this.transportError(call, error, timedOut, probe);
     };
+    const info = callInfo(call, probe);
 
     this.stats.roundTrips += 1;
     let data: Dispatcher.ResponseData;
@@ -440,7 +441,7 @@ export class HttpClient {
         stream.destroy();
         finish();
         throw new ResponseTooLargeError({
-          ...callInfo(call),
+          ...info,
           status,
           limitBytes: limit,
           contentLength: declared,
@@ -456,7 +457,7 @@ export class HttpClient {
             stream.destroy();
             if (strict) {
               finish();
-              throw new ResponseTooLargeError({ ...callInfo(call), status, limitBytes: limit });
+              throw new ResponseTooLargeError({ ...info, status, limitBytes: limit });
             }
             chunks.push(buffer.subarray(0, limit - total));
             total = limit;
@@ -494,7 +495,7 @@ export class HttpClient {
   private transportError(call: Call, error: unknown, timedOut: boolean, probe: boolean): Error {
     // A probe's failure says nothing about the real request, which was not sent.
     const mayReachServer = !probe;
-    const info = callInfo(call);
+    const info = callInfo(call, probe);
     const codes = errorCodes(error);
     const code = pickCode(codes);
     if (timedOut || codes.some((c) => TIMEOUT_CODES.has(c))) {
@@ -621,8 +622,12 @@ export class HttpClient {
   }
 }
 
-/** Only what an error may carry: never the request body or headers. */
-function callInfo(call: Call): CallInfo {
+/**
+ * Only what an error may carry: never the request body or headers. For a probe, the bodyless GET that
+ * fetched the challenge, which is what failed, with the method of the request that was not sent.
+ */
+function callInfo(call: Call, probe = false): CallInfo {
+  if (probe) return { method: "GET", path: call.path, url: call.url, probeFor: call.method };
   return { method: call.method, path: call.path, url: call.url };
 }
 

@@ -70,15 +70,20 @@ export function resolveRetryPolicy(options: RetryOptions = {}): RetryPolicy {
 /**
  * Whether `error` from a `method` request is worth another attempt. GET, HEAD, PUT, PATCH and DELETE
  * are retried on network errors, timeouts, 429, 502, 503 and 504. A POST is retried only where the
- * server cannot have acted on it: nothing was sent, 429, or 503. Never a TLS or credentials failure.
+ * server cannot have acted on it: nothing was sent, 429, or 503; and where only the bodyless GET that
+ * fetches its challenge failed, on what a GET is retried on. Never a TLS or credentials failure.
  */
 export function isRetryable(method: HttpMethod, error: unknown): boolean {
   const repeatable = method !== "POST";
   if (error instanceof TlsError || error instanceof AuthenticationError) return false;
   if (error instanceof NetworkError) return repeatable || !error.requestSent;
   if (error instanceof TimeoutError) return repeatable || !error.requestSent;
-  if (error instanceof ApiError)
-    return (repeatable ? RETRY_STATUSES : RETRY_STATUSES_POST).includes(error.status);
+  if (error instanceof ApiError) {
+    // An answer to the challenge request: the request itself was not sent, so retrying is as safe as
+    // retrying that GET.
+    const statuses = repeatable || !error.requestSent ? RETRY_STATUSES : RETRY_STATUSES_POST;
+    return statuses.includes(error.status);
+  }
   return false;
 }
 
@@ -114,7 +119,9 @@ function defaultSleep(ms: number): Promise<void> {
 
 /**
  * Runs `attempt` until it succeeds, fails with an error not worth retrying, or the policy's attempts or
- * time run out; then throws the last error. A `Retry-After` longer than the time left fails at once.
+ * time run out; then throws the last error. Backoff waits are capped at `maxDelayMs`; a `Retry-After`
+ * is waited out in full however long it is, as long as the time budget (`maxElapsedMs`) has that much
+ * left. A longer one fails at once, with an error that says so.
  */
 export async function withRetries<T>(
   method: HttpMethod,
@@ -130,14 +137,16 @@ export async function withRetries<T>(
       return await attempt(index);
     } catch (error) {
       if (index + 1 >= policy.maxAttempts || !isRetryable(method, error)) throw error;
-      const elapsed = now() - started;
-      const retryAfter = error instanceof ApiError ? error.retryAfterMs : undefined;
-      // The server said when to come back; if that is past the budget, waiting is pointless.
-      if (retryAfter !== undefined && elapsed + retryAfter > policy.maxElapsedMs) throw error;
-      let delay = backoffDelay(index, policy, hooks.random);
-      if (retryAfter !== undefined) delay = Math.max(delay, retryAfter);
-      delay = Math.min(delay, policy.maxDelayMs);
-      if (elapsed + delay > policy.maxElapsedMs) throw error;
+      const left = policy.maxElapsedMs - (now() - started);
+      const backoff = backoffDelay(index, policy, hooks.random);
+      let delay = backoff;
+      if (error instanceof ApiError && error.retryAfterMs !== undefined) {
+        // RFC 9110 §10.2.3: the server says how long to wait; coming back sooner is refused again. If
+        // that is past the budget, waiting is pointless: fail now and say why.
+        if (error.retryAfterMs > left) throw error.beyondRetryBudget(left, policy.maxElapsedMs);
+        delay = Math.max(error.retryAfterMs, Math.min(backoff, left));
+      }
+      if (delay > left) throw error;
       hooks.onRetry?.({ attempt: index + 1, delayMs: delay, error });
       await sleep(delay);
     }

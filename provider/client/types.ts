@@ -13,7 +13,10 @@ export interface RetryOptions {
   maxAttempts?: number;
   /** First backoff delay in ms. Default 250. */
   baseDelayMs?: number;
-  /** Largest single backoff delay in ms (also caps `Retry-After`). Default 10_000. */
+  /**
+   * Largest single backoff delay in ms. Default 10_000. A server's `Retry-After` is not cut to it: it
+   * is waited out in full while `maxElapsedMs` allows.
+   */
   maxDelayMs?: number;
   /** Total time budget for all attempts and waits of one request, in ms. Default 120_000. */
   maxElapsedMs?: number;

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { hex24Rule, show } from "../api/ids";
-import { createLogCollectionJob } from "../api/log-collection-jobs";
+import { createLogCollectionJob, wasNotSent } from "../api/log-collection-jobs";
 import { LOG_TYPES, type LogType, RESOURCE_TYPES, type ResourceType } from "../api/schemas";
 import { inContext } from "./in-context";
 import { currentClient, currentSettings, whenConfigured } from "./runtime";
@@ -151,7 +151,9 @@ export async function create(inputs: LogCollectionJobProviderInputs) {
     });
     return { id, outs: outputsFor(id, inputs) };
   } catch (error) {
-    const wrapped = inContext(`LogCollectionJob (project ${inputs.groupId})`, error);
+    // Only a POST the server did not act on is ever sent again, so none before this one made a job.
+    const advice = wasNotSent(error) ? ". No log collection job was created." : "";
+    const wrapped = inContext(`LogCollectionJob (project ${inputs.groupId})`, error, advice);
     const createdId = (error as { createdId?: unknown }).createdId;
     if (typeof createdId === "string") {
       // The server made the job but its answer broke the schema: record it anyway (a partially

@@ -230,6 +230,37 @@ describe("creating a log collection job", () => {
     expect(sim.state.jobs().length).toBe(before + 1);
   });
 
+  it("a 201 whose body cannot be read, or holds no id, says the job may exist, its cause the shape error", async () => {
+    for (const body of ["<html>Created</html>", '{"status":"IN_PROGRESS"}']) {
+      sim.resetRequests();
+      sim.faults.add({
+        method: "POST",
+        actThenFail: true,
+        raw: { status: 201, contentType: "application/json", body },
+      });
+      const before = sim.state.jobs().length;
+      const err = await createLogCollectionJob(client, sim.groupId, job).catch((e) => e);
+      expect(err).toBeInstanceOf(UncertainCreateError);
+      expect(err.cause).toBeInstanceOf(ResponseShapeError);
+      expect(err.message).toMatch(/^POST \/groups\/.*\/logCollectionJobs answered 201, but /);
+      expect(err.message).toMatch(/may have created the log collection job/);
+      expect(served().filter((r) => r.method === "POST")).toHaveLength(1);
+      expect(sim.state.jobs().length).toBe(before + 1);
+    }
+  });
+
+  it("a 201 whose id is malformed hands the id on to be recorded, not as an uncertain create", async () => {
+    sim.faults.add({
+      method: "POST",
+      actThenFail: true,
+      raw: { status: 201, contentType: "application/json", body: '{"id":"job-17"}' },
+    });
+    const err = await createLogCollectionJob(client, sim.groupId, job).catch((e) => e);
+    expect(err).toBeInstanceOf(ResponseShapeError);
+    expect(err).not.toBeInstanceOf(UncertainCreateError);
+    expect(err.createdId).toBe("job-17");
+  });
+
   it("a 503 is retried because the server did not act on it", async () => {
     sim.faults.add({ method: "POST", status: 503 });
     const { id } = await createLogCollectionJob(client, sim.groupId, job);

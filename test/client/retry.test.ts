@@ -95,7 +95,7 @@ describe("retries over the wire", () => {
     expect(client.stats.retries).toBe(1);
   });
 
-  it("a Retry-After past the time budget fails at once with the 429", async () => {
+  it("a Retry-After past the time budget fails at once with the 429, saying so", async () => {
     const server = await serve({ handler: failFirst(5, 429, { "retry-after": "60" }) });
     const client = makeClient(server.origin, { retry: { maxElapsedMs: 2_000, maxDelayMs: 100_000 } });
     const started = Date.now();
@@ -105,6 +105,20 @@ describe("retries over the wire", () => {
     expect((error as ApiError).status).toBe(429);
     expect((error as ApiError).retryAfterMs).toBe(60_000);
     expect((error as Error).message).toContain("rate limited; try again later");
+    expect((error as Error).message).toMatch(
+      /the server asked to wait 60 s, more than the 1\.\d s left of the 2 s retry budget, so it was not retried/,
+    );
+    expect(server.count("accepted")).toBe(1);
+  });
+
+  it("a Retry-After longer than maxDelayMs is waited out in full, not cut to maxDelayMs", async () => {
+    const server = await serve({ handler: failFirst(1, 429, { "retry-after": "1" }) });
+    const client = makeClient(server.origin, { retry: { baseDelayMs: 5, maxDelayMs: 100, maxAttempts: 3 } });
+    const started = Date.now();
+    const res = await client.request({ method: "PATCH", path: "/k", body: { desc: "d" } });
+    expect(res.body).toEqual({ ok: true });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
+    expect(server.requests.filter((r) => r.method === "PATCH" && r.verdict === "accepted")).toHaveLength(2);
   });
 
   it("gives up after maxAttempts with the last error", async () => {
@@ -222,6 +236,108 @@ describe("retries over the wire", () => {
     expect(error).toBeInstanceOf(TimeoutError);
     expect((error as TimeoutError).requestSent).toBe(true);
     expect(server.requests.filter((r) => r.method === "POST")).toHaveLength(1);
+  });
+});
+
+describe("Retry-After against the retry budget, on the client's default policy", () => {
+  /** A clock that only the recorded waits move, so that no test sleeps. */
+  function fakeTime() {
+    const time = { clock: 0, waits: [] as number[] };
+    return {
+      time,
+      hooks: {
+        now: () => time.clock,
+        sleep: async (ms: number) => {
+          time.waits.push(ms);
+          time.clock += ms;
+        },
+      },
+    };
+  }
+
+  /** The client's own policy around single attempts of a client that does not retry by itself. */
+  function patchWithRetries(origin: string, hooks: ReturnType<typeof fakeTime>["hooks"]) {
+    const client = makeClient(origin, { retry: { maxAttempts: 1 } });
+    return withRetries(
+      "PATCH",
+      resolveRetryPolicy(),
+      () => client.request({ method: "PATCH", path: "/orgs/o/apiKeys/k", body: { desc: "d" } }),
+      hooks,
+    );
+  }
+
+  const rateLimited = (seconds: string, ctx: { count: number }) => ({
+    body: {
+      error: 429,
+      errorCode: "RATE_LIMITED",
+      reason: "Too Many Requests",
+      detail: `Too many requests (answer ${ctx.count}).`,
+    },
+    headers: { "retry-after": seconds },
+  });
+
+  it("a PATCH answered 429 with Retry-After: 12 waits the 12 s asked for, past the 10 s maxDelayMs", async () => {
+    const server = await serve({
+      handler: (_req, res, ctx) => {
+        if (ctx.count === 1) {
+          const { body, headers } = rateLimited("12", ctx);
+          sendJson(res, 429, body, headers);
+        } else sendJson(res, 200, { ok: true });
+      },
+    });
+    const { time, hooks } = fakeTime();
+    const res = await patchWithRetries(server.origin, hooks);
+    expect(res.body).toEqual({ ok: true });
+    expect(resolveRetryPolicy().maxDelayMs).toBe(10_000);
+    expect(time.waits).toHaveLength(1);
+    expect(time.waits[0]).toBeGreaterThanOrEqual(12_000);
+    expect(server.requests.filter((r) => r.verdict === "accepted").map((r) => r.method)).toEqual([
+      "PATCH",
+      "PATCH",
+    ]);
+  });
+
+  it("a Retry-After beyond what is left of the budget fails at once, saying so, with the server's answer", async () => {
+    const server = await serve({
+      handler: (_req, res, ctx) => {
+        const { body, headers } = rateLimited(ctx.count === 1 ? "75" : "130", ctx);
+        sendJson(res, 429, body, headers);
+      },
+    });
+    const { time, hooks } = fakeTime();
+    const error = await patchWithRetries(server.origin, hooks).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({
+      status: 429,
+      errorCode: "RATE_LIMITED",
+      detail: "Too many requests (answer 2).",
+      retryAfterMs: 130_000,
+      method: "PATCH",
+      retryBudget: { leftMs: 45_000, totalMs: 120_000 },
+    });
+    expect((error as Error).message).toBe(
+      `PATCH /orgs/o/apiKeys/k failed: 429 RATE_LIMITED — Too many requests (answer 2). (rate limited; try again later; ` +
+        `the server asked to wait 130 s, more than the 45 s left of the 120 s retry budget, so it was not retried)` +
+        `: PATCH ${server.origin}/api/public/v1.0/orgs/o/apiKeys/k`,
+    );
+    // The first wait was honoured in full; the second was not begun.
+    expect(time.waits).toEqual([75_000]);
+    expect(server.count("accepted")).toBe(2);
+  });
+
+  it("backoff without Retry-After is still capped at maxDelayMs", async () => {
+    const policy = resolveRetryPolicy({ maxAttempts: 8, baseDelayMs: 250, maxDelayMs: 1_000 });
+    const { time, hooks } = fakeTime();
+    const error = await withRetries(
+      "GET",
+      policy,
+      async () => {
+        throw new ApiError({ method: "GET", path: "/", url: "http://h/", status: 503 });
+      },
+      { ...hooks, random: () => 0.9999 },
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(time.waits).toEqual([249, 499, 999, 999, 999, 999, 999]);
   });
 });
 

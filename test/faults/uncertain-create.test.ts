@@ -1,6 +1,8 @@
 /**
  * A log collection job's POST that the server may have acted on is never sent again by the provider,
- * and the error the engine receives says so plainly, with what to check. Through the real host.
+ * and the error the engine receives says so plainly, with what to check; an answer to the POST that
+ * cannot be read is such a case. A POST that was never sent (only the request for the challenge before
+ * it failed) is said to have created nothing. Through the real host.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSimulator } from "../../simulator";
@@ -28,16 +30,20 @@ const job = () => {
 };
 
 const posts = () => sim.requests.filter((q) => q.method === "POST").length;
+const jobPath = () => `/groups/${sim.groupId}/logCollectionJobs`;
+const config = () => ({
+  "opsmanager:baseUrl": sim.url,
+  "opsmanager:publicKey": sim.publicKey,
+  "opsmanager:privateKey": PRIVATE_KEY,
+  "opsmanager:timeoutSeconds": "1",
+});
+/** The host's default `maxResponseBytes` (32 MiB), passed by one byte. */
+const OVERSIZED = "x".repeat(32 * 1024 * 1024 + 1);
 
 beforeAll(async () => {
   sim = await startSimulator({ seed: { keys: 3, privateKey: PRIVATE_KEY } });
   fx = await providerFixture();
-  host = await fx.newHost({
-    "opsmanager:baseUrl": sim.url,
-    "opsmanager:publicKey": sim.publicKey,
-    "opsmanager:privateKey": PRIVATE_KEY,
-    "opsmanager:timeoutSeconds": "1",
-  });
+  host = await fx.newHost(config());
   // The digest session's first challenge is fetched once, before the cases.
   await checkThenCreate(host, jobUrn("warm"), job());
 });
@@ -55,6 +61,18 @@ describe("a create the server may have acted on", () => {
     ["cut off after the server acted, before any answer", { method: "POST", drop: "after" }, true],
     ["cut off in the middle of the answer", { method: "POST", drop: "mid" }, true],
     ["answered too late (the 1 s timeout)", { method: "POST", delayMs: 1_500 }, true],
+    ...(
+      [
+        ["an HTML page", "text/html", "<html><body>Created</body></html>"],
+        ["JSON without an id", "application/json", '{"status":"IN_PROGRESS"}'],
+        ["JSON cut short", "application/json", '{"id":"5f00000000000'],
+        ["a body past the size limit", "application/json", OVERSIZED],
+      ] as const
+    ).map(([what, contentType, body]): [string, Fault, boolean] => [
+      `answered 201 after creating the job, with ${what}`,
+      { method: "POST", actThenFail: true, raw: { status: 201, contentType, body } },
+      true,
+    ]),
   ];
 
   it.each(cases)(
@@ -93,5 +111,51 @@ describe("a create the server may have acted on", () => {
     expect(sim.requests.filter((q) => q.method === "POST").map((q) => q.status)).toEqual([503, 503, 201]);
     expect(sim.state.jobs().length - jobsBefore).toBe(1);
     expect(sim.state.jobs().at(-1)?.id).toBe(created.id);
+  });
+});
+
+describe("a create whose challenge request fails (a new host: its first request fetches the challenge)", () => {
+  it("answered 500: fails naming that GET, says no job was created, and sends no POST", async () => {
+    const fresh = await fx.newHost(config());
+    sim.resetRequests();
+    const jobsBefore = sim.state.jobs().length;
+    sim.faults.add({ method: "GET", pathPrefix: "/groups/", status: 500, beforeAuth: true });
+    const error = (await checkThenCreate(fresh, jobUrn("challenge-500"), job()).catch(
+      (e) => e,
+    )) as HostCallError;
+    expect(error).toBeInstanceOf(Error);
+    expect(error.message).toContain(
+      `LogCollectionJob (project ${sim.groupId}): GET ${jobPath()} (the bodyless request that fetches the authentication challenge, sent before the POST) failed: 500 UNEXPECTED_ERROR`,
+    );
+    expect(error.message).toContain("the POST itself was not sent, so the server did not act on it");
+    expect(error.message).toContain(`: GET ${sim.apiRoot}${jobPath()}`);
+    expect(error.message).toContain("No log collection job was created");
+    expect(error.message).not.toContain("may have created");
+    expect(error.message).not.toContain("Before running `pulumi up` again");
+    expect(error.partial).toBeUndefined();
+    // A GET answered 500 is not retried; the POST never crossed the wire.
+    expect(sim.requests.map((q) => [q.method, q.authenticated, q.status])).toEqual([["GET", false, 500]]);
+    expect(sim.state.jobs().length).toBe(jobsBefore);
+
+    // Running again is safe: the job is created once.
+    const created = await checkThenCreate(fresh, jobUrn("challenge-500"), job());
+    expect(posts()).toBe(1);
+    expect(sim.state.jobs().length - jobsBefore).toBe(1);
+    expect(sim.state.jobs().at(-1)?.id).toBe(created.id);
+  });
+
+  it("answered 502: retried as a GET would be, and the job is created once", async () => {
+    const fresh = await fx.newHost(config());
+    sim.resetRequests();
+    const jobsBefore = sim.state.jobs().length;
+    sim.faults.add({ method: "GET", pathPrefix: "/groups/", status: 502, beforeAuth: true });
+    const created = await checkThenCreate(fresh, jobUrn("challenge-502"), job());
+    expect(created.id).toMatch(/^[0-9a-f]{24}$/);
+    expect(sim.requests.map((q) => [q.method, q.authenticated, q.status])).toEqual([
+      ["GET", false, 502],
+      ["GET", false, 401],
+      ["POST", true, 201],
+    ]);
+    expect(sim.state.jobs().length - jobsBefore).toBe(1);
   });
 });

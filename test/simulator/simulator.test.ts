@@ -807,6 +807,35 @@ describe("fault injection", () => {
     expect(sim.state.jobs()).toHaveLength(before + 1);
   });
 
+  it("a beforeAuth fault answers a request without credentials, as a proxy in front of the server would", async () => {
+    sim.faults.add({ method: "GET", pathPrefix: "/groups/", status: 500, beforeAuth: true });
+    const reply = await exchange(`${sim.apiRoot}${jobPath()}`);
+    expect(reply.status).toBe(500);
+    expect(json<ErrorBody>(reply)).toMatchObject({ error: 500, reason: "Internal Server Error" });
+    // Used once: the next request without credentials gets the challenge, and a signed one passes.
+    expect((await exchange(`${sim.apiRoot}${jobPath()}`)).status).toBe(401);
+    expect(sim.requests.map((r) => [r.method, r.authenticated, r.status, r.fault])).toEqual([
+      ["GET", false, 500, "before-auth+status-500"],
+      ["GET", false, 401, undefined],
+    ]);
+    // A fault in front of the server cannot act on the request.
+    expect(() => sim.faults.add({ beforeAuth: true, status: 500, actThenFail: true })).toThrow(RangeError);
+    expect(() => sim.faults.add({ beforeAuth: true, drop: "after" })).toThrow(RangeError);
+  });
+
+  it("actThenFail with a raw 201 creates the job and answers a body that cannot be read", async () => {
+    sim.faults.add({
+      method: "POST",
+      actThenFail: true,
+      raw: { status: 201, contentType: "application/json", body: '{"id":' },
+    });
+    const before = sim.state.jobs().length;
+    const reply = await client.call("POST", jobPath(), validJob());
+    expect([reply.status, reply.text]).toEqual([201, '{"id":']);
+    expect(sim.state.jobs()).toHaveLength(before + 1);
+    expect(sim.requests.at(-1)).toMatchObject({ status: 201, fault: "act-then-fail+raw-201" });
+  });
+
   it("a raw fault answers its own status, content type and body", async () => {
     sim.faults.add({ raw: { status: 200, contentType: "text/html", body: "<html>login</html>" } });
     const reply = await client.call("GET", `/orgs/${sim.orgId}/apiKeys`);

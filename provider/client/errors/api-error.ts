@@ -1,4 +1,4 @@
-import { type CallInfo, callSuffix } from "./format";
+import { type CallInfo, callHead, callSuffix, notSentNote } from "./format";
 import { OpsManagerError } from "./opsmanager-error";
 
 /** What the server said in a non-2xx answer, and the request it answered. */
@@ -18,6 +18,17 @@ export interface ApiErrorInit extends CallInfo {
   bodySnippet?: string;
   /** `Location` of a redirect. */
   location?: string;
+  /**
+   * Set when the request was given up because `Retry-After` asked for a longer wait than the retry
+   * budget had left: the time left and the whole budget, in ms.
+   */
+  retryBudget?: RetryBudget;
+}
+
+/** The part of the retry budget (`maxElapsedMs`) that was left when a `Retry-After` did not fit it. */
+export interface RetryBudget {
+  leftMs: number;
+  totalMs: number;
 }
 
 /**
@@ -37,6 +48,15 @@ export class ApiError extends OpsManagerError {
   readonly url: string;
   readonly retryAfterMs: number | undefined;
   readonly bodySnippet: string | undefined;
+  /** The method of the request with a body whose challenge request this answered; see `requestSent`. */
+  readonly probeFor: string | undefined;
+  /**
+   * `false` when this answered the bodyless `GET` that fetches the authentication challenge before a
+   * request with a body (`probeFor`): that request was not sent, so the server did not act on it.
+   */
+  readonly requestSent: boolean;
+  readonly location: string | undefined;
+  readonly retryBudget: RetryBudget | undefined;
 
   constructor(init: ApiErrorInit, code = "OM_ERR_API", message = formatApiErrorMessage(init)) {
     super(code, message);
@@ -51,6 +71,32 @@ export class ApiError extends OpsManagerError {
     this.url = init.url;
     this.retryAfterMs = init.retryAfterMs;
     this.bodySnippet = init.bodySnippet;
+    this.probeFor = init.probeFor;
+    this.requestSent = init.probeFor === undefined;
+    this.location = init.location;
+    this.retryBudget = init.retryBudget;
+  }
+
+  /**
+   * The same error, saying that its `Retry-After` asked for more than the `leftMs` left of the
+   * `totalMs` retry budget, so it was not retried. The original is left as it is.
+   */
+  beyondRetryBudget(leftMs: number, totalMs: number): ApiError {
+    return new ApiError({
+      method: this.method,
+      path: this.path,
+      url: this.url,
+      probeFor: this.probeFor,
+      status: this.status,
+      errorCode: this.errorCode,
+      detail: this.detail,
+      reason: this.reason,
+      parameters: this.parameters,
+      retryAfterMs: this.retryAfterMs,
+      bodySnippet: this.bodySnippet,
+      location: this.location,
+      retryBudget: { leftMs, totalMs },
+    });
   }
 }
 
@@ -67,23 +113,31 @@ function hintFor(init: ApiErrorInit): string | undefined {
   }
   if (status === 404) return "check the id";
   if (status === 409) return "the resource changed meanwhile; run `pulumi refresh`, then try again";
-  if (status === 429) {
-    const wait =
-      init.retryAfterMs === undefined
-        ? ""
-        : ` (the server asked to wait ${Math.ceil(init.retryAfterMs / 1000)} s)`;
-    return `rate limited; try again later${wait}`;
-  }
+  if (status === 429) return "rate limited; try again later";
   if (status >= 500) return "the server failed; try again";
   return undefined;
 }
 
+/** What `Retry-After` asked for and, when it did not fit the retry budget, by how much. */
+function waitNote(init: ApiErrorInit): string | undefined {
+  if (init.retryAfterMs === undefined) return undefined;
+  const wait = `the server asked to wait ${seconds(init.retryAfterMs, Math.ceil)}`;
+  if (init.retryBudget === undefined) return wait;
+  const { leftMs, totalMs } = init.retryBudget;
+  return `${wait}, more than the ${seconds(Math.max(0, leftMs), Math.floor)} left of the ${seconds(totalMs, Math.round)} retry budget, so it was not retried`;
+}
+
+/** `12 s`, `0.5 s`: to a tenth of a second, rounded by `round`. */
+function seconds(ms: number, round: (n: number) => number): string {
+  return `${round(ms / 100) / 10} s`;
+}
+
 function formatApiErrorMessage(init: ApiErrorInit): string {
   const label = init.errorCode ?? init.reason;
-  let text = `${init.method} ${init.path} failed: ${init.status}${label ? ` ${label}` : ""}`;
+  let text = `${callHead(init)} failed: ${init.status}${label ? ` ${label}` : ""}`;
   if (init.detail) text += ` — ${init.detail}`;
   else if (init.bodySnippet) text += ` — the server answered with ${init.bodySnippet}`;
-  const hint = hintFor(init);
-  if (hint) text += ` (${hint})`;
-  return text + callSuffix(init);
+  const advice = [hintFor(init), waitNote(init)].filter((part) => part !== undefined).join("; ");
+  if (advice) text += ` (${advice})`;
+  return text + notSentNote(init) + callSuffix(init);
 }

@@ -1,5 +1,5 @@
 import { ApiError, type ApiErrorInit } from "./api-error";
-import { callSuffix } from "./format";
+import { callHead, callSuffix } from "./format";
 
 /** A 401 that digest authentication could not get past, and why. */
 export interface AuthenticationErrorInit extends Omit<ApiErrorInit, "status"> {
@@ -28,7 +28,7 @@ export class AuthenticationError extends ApiError {
 
 function formatAuthenticationMessage(init: AuthenticationErrorInit, status: number): string {
   // The server's errorCode, when it sent one, is what a user searches the error table for.
-  const head = `${init.method} ${init.path} failed: ${status}${init.errorCode ? ` ${init.errorCode}` : ""}`;
+  const head = `${callHead(init)} failed: ${status}${init.errorCode ? ` ${init.errorCode}` : ""}`;
   if (init.why === "unsupported-challenge") {
     const offered = init.offered ? ` (it offered: ${init.offered})` : "";
     return (

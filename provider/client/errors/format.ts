@@ -3,6 +3,28 @@ export interface CallInfo {
   method: string;
   path: string;
   url: string;
+  /**
+   * Set when this call is the bodyless `GET` sent first to fetch the authentication challenge for a
+   * request with a body (so that the body crosses the wire once): that request's method. The request
+   * itself was not sent.
+   */
+  probeFor?: string;
+}
+
+/**
+ * `GET /path`, the start of every message; for a challenge request,
+ * `GET /path (the bodyless request that fetches the authentication challenge, sent before the POST)`.
+ */
+export function callHead(call: CallInfo): string {
+  const head = `${call.method} ${call.path}`;
+  if (call.probeFor === undefined) return head;
+  return `${head} (the bodyless request that fetches the authentication challenge, sent before the ${call.probeFor})`;
+}
+
+/** For a challenge request, `; the POST itself was not sent, so the server did not act on it`; else "". */
+export function notSentNote(call: CallInfo): string {
+  if (call.probeFor === undefined) return "";
+  return `; the ${call.probeFor} itself was not sent, so the server did not act on it`;
 }
 
 /** `: GET https://host/api/public/v1.0/…`, the ending of every message. */

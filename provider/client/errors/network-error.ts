@@ -1,4 +1,4 @@
-import { type CallInfo, callSuffix } from "./format";
+import { type CallInfo, callHead, callSuffix, notSentNote } from "./format";
 import { OpsManagerError } from "./opsmanager-error";
 
 /** A failure below HTTP: the connection could not be made or broke. */
@@ -62,5 +62,5 @@ function formatNetworkMessage(init: NetworkErrorInit): string {
     init.requestSent && !reads
       ? "; the request may have reached the server, so it may have been acted on — check before repeating it"
       : "";
-  return `${init.method} ${init.path} failed: ${what}${code}${sent}${callSuffix(init)}`;
+  return `${callHead(init)} failed: ${what}${code}${sent}${notSentNote(init)}${callSuffix(init)}`;
 }

@@ -1,4 +1,4 @@
-import { type CallInfo, callSuffix } from "./format";
+import { type CallInfo, callHead, callSuffix, notSentNote } from "./format";
 import { OpsManagerError } from "./opsmanager-error";
 
 /** An attempt that did not complete in time. */
@@ -27,16 +27,23 @@ export class TimeoutError extends OpsManagerError {
 
   constructor(init: TimeoutErrorInit) {
     const reads = init.method === "GET" || init.method === "HEAD";
-    const sent = !init.requestSent
-      ? init.notSentBecause === "challenge"
-        ? "; the server did not answer the request for an authentication challenge, so the request itself was not sent"
-        : "; the connection could not be made"
-      : reads
+    const connect = "; the connection could not be made";
+    let sent: string;
+    if (init.requestSent) {
+      sent = reads
         ? ""
         : "; the request may have reached the server, so it may have been acted on — check before repeating it";
+    } else if (init.probeFor !== undefined) {
+      sent = `${init.notSentBecause === "connect" ? connect : ""}${notSentNote(init)}`;
+    } else if (init.notSentBecause === "challenge") {
+      sent =
+        "; the server did not answer the request for an authentication challenge, so the request itself was not sent";
+    } else {
+      sent = connect;
+    }
     super(
       "OM_ERR_TIMEOUT",
-      `${init.method} ${init.path} timed out: no complete response within ${init.timeoutMs} ms${sent}; ` +
+      `${callHead(init)} timed out: no complete response within ${init.timeoutMs} ms${sent}; ` +
         `try again, or raise the timeout (${init.setting ?? "timeoutMs"}) if the server is slow${callSuffix(init)}`,
     );
     this.name = "TimeoutError";

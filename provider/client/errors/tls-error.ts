@@ -1,4 +1,4 @@
-import { callSuffix } from "./format";
+import { callHead, callSuffix } from "./format";
 import { NetworkError, type NetworkErrorInit } from "./network-error";
 
 /** Node's codes for a server certificate that does not verify. */
@@ -35,7 +35,7 @@ export interface TlsErrorInit extends Omit<NetworkErrorInit, "requestSent"> {
 function formatTlsMessage(init: TlsErrorInit): string {
   const setting = init.setting ?? "caCertificate";
   const code = init.causeCode ?? "TLS";
-  const head = `${init.method} ${init.path} failed: the server's certificate is not trusted (${code})`;
+  const head = `${callHead(init)} failed: the server's certificate is not trusted (${code})`;
   if (code === "ERR_TLS_CERT_ALTNAME_INVALID") {
     return (
       `${head}: it does not name the host in the URL; use the host name the certificate was issued for, ` +
