@@ -18,7 +18,8 @@ export type Verdict =
   | "stale" // right credentials, expired nonce: 401 stale=true
   | "reuse-refused" // refuseReuse and the nonce was already used
   | "replay" // this (nonce, nc) was seen before
-  | "nc-out-of-order" // ncPerOpaque: nc is not the opaque's next count
+  | "nc-out-of-order" // ncPerOpaque: an older nonce, or a count not above the last one accepted
+  | "client-unknown" // ncPerOpaque: the opaque's client entry was forgotten (stale=true, new opaque)
   | "unknown-nonce"
   | "bad-digest" // wrong user, password, uri or malformed header
   | "uri-mismatch";
@@ -64,14 +65,21 @@ export interface DigestServerOptions {
    */
   staleOnExpiry?: boolean;
   /**
-   * Count nonces per `opaque` as Apache httpd's mod_auth_digest does with `AuthDigestNcCheck On`
-   * (modules/aaa/mod_auth_digest.c): a challenge to a request without credentials opens a new client
-   * entry with a new opaque; every request that carries a known opaque increments that entry's count
-   * when it arrives, whatever its fate, and passes only if its `nc` equals the count; a 401 to a request
-   * that carried an opaque keeps that opaque, resets its count to 0 and issues a new nonce for it. Any
-   * nonce issued for an opaque stays valid with it.
+   * Count nonces per `opaque` as Apache httpd's mod_auth_digest does with `AuthDigestNcCheck On` (the
+   * 2.4 code Debian ships, modules/aaa/mod_auth_digest.c): a challenge to a request without credentials
+   * opens a new client entry with a new opaque. An entry remembers the nonce and count of the last
+   * request it accepted; a request passes only with a newer nonce (any count) or the same nonce and a
+   * higher count, and only a request that passes changes the entry. A 401 to a request that carried a
+   * known opaque keeps it (stale=false) and issues a newer nonce for it; one that carried a forgotten
+   * opaque gets a new entry and stale=true. Any nonce issued for an opaque stays valid with it.
    */
   ncPerOpaque?: boolean;
+  /**
+   * With `ncPerOpaque`, how many client entries fit (Apache's default shared memory holds about 12).
+   * Making one more forgets them all first, as Apache's gc drops the oldest entry of every hash
+   * bucket, which is nearly every entry when buckets hold one or two. Default: unlimited.
+   */
+  maxClients?: number;
   /**
    * Hold requests that carry credentials until this many are held (or 10 ms have passed since the first
    * of them arrived), then judge them newest first: requests sent at once on several connections, as a
@@ -145,29 +153,42 @@ export async function startDigestServer(options: DigestServerOptions = {}): Prom
   const auth = options.auth ?? true;
   const nonces = new Map<
     string,
-    { issuedAt: number; expired: boolean; uses: number; seen: Set<string>; opaque: string | undefined }
+    {
+      issuedAt: number;
+      seq: number;
+      expired: boolean;
+      uses: number;
+      seen: Set<string>;
+      opaque: string | undefined;
+    }
   >();
-  // ncPerOpaque: the count of each client entry, by opaque.
-  const clients = new Map<string, { count: number }>();
+  // ncPerOpaque: each client entry's last accepted nonce (by issue order) and count, by opaque.
+  const clients = new Map<string, { seq: number; nc: number }>();
+  let opaques = 0;
   let authenticated = 0;
 
   const issue = (opaque?: string): string => {
     const nonce = randomBytes(24).toString("base64");
-    nonces.set(nonce, { issuedAt: Date.now(), expired: false, uses: 0, seen: new Set(), opaque });
+    nonces.set(nonce, {
+      issuedAt: Date.now(),
+      seq: state.issued.length,
+      expired: false,
+      uses: 0,
+      seen: new Set(),
+      opaque,
+    });
     state.issued.push(nonce);
     return nonce;
   };
 
-  /** The opaque a 401 carries: the request's own (its count reset), or a new client entry's. */
+  /** The opaque a 401 carries: the request's own if its entry is known, else a new entry's. */
   const opaqueFor = (sent: string | undefined): string | undefined => {
     if (!options.ncPerOpaque) return undefined;
-    const known = sent === undefined ? undefined : clients.get(sent);
-    if (sent !== undefined && known) {
-      known.count = 0;
-      return sent;
-    }
-    const opaque = (clients.size + 1).toString(16);
-    clients.set(opaque, { count: 0 });
+    if (sent !== undefined && clients.has(sent)) return sent;
+    if (options.maxClients !== undefined && clients.size >= options.maxClients) clients.clear();
+    opaques += 1;
+    const opaque = opaques.toString(16);
+    clients.set(opaque, { seq: -1, nc: 0 });
     return opaque;
   };
 
@@ -201,9 +222,6 @@ export async function startDigestServer(options: DigestServerOptions = {}): Prom
     if (!header) return { verdict: "challenge" };
     const p = parseDigestHeader(header);
     rec.opaque = p?.opaque;
-    // Apache counts a request against its client entry as it arrives, before judging it.
-    const client = p?.opaque === undefined ? undefined : clients.get(p.opaque);
-    if (client) client.count += 1;
     if (!p?.nonce || !p.response || !p.uri || !p.nc || !p.cnonce || p.qop !== "auth")
       return { verdict: "bad-digest" };
     rec.nonce = p.nonce;
@@ -219,12 +237,19 @@ export async function startDigestServer(options: DigestServerOptions = {}): Prom
     if (!entry || entry.opaque !== p.opaque) return { verdict: "unknown-nonce" };
     if (entry.seen.has(p.nc)) return { verdict: "replay" };
     entry.seen.add(p.nc);
-    if (options.ncPerOpaque && (!client || Number.parseInt(p.nc, 16) !== client.count)) {
-      return { verdict: "nc-out-of-order" };
-    }
     const expired =
       entry.expired || (options.nonceTtlMs !== undefined && Date.now() - entry.issuedAt > options.nonceTtlMs);
     if (expired) return { verdict: "stale" };
+    if (options.ncPerOpaque) {
+      const client = p.opaque === undefined ? undefined : clients.get(p.opaque);
+      if (!client) return { verdict: "client-unknown" };
+      const nc = Number.parseInt(p.nc, 16);
+      if (entry.seq < client.seq || (entry.seq === client.seq && nc <= client.nc)) {
+        return { verdict: "nc-out-of-order" };
+      }
+      client.seq = entry.seq;
+      client.nc = nc;
+    }
     if (options.refuseReuse && entry.uses > 0) return { verdict: "reuse-refused" };
     entry.uses += 1;
     return { verdict: "accepted", nonce: p.nonce };
@@ -271,6 +296,7 @@ export async function startDigestServer(options: DigestServerOptions = {}): Prom
       if (verdict !== "accepted") {
         const stale =
           (verdict === "stale" && options.staleOnExpiry !== false) ||
+          verdict === "client-unknown" ||
           (verdict === "reuse-refused" && options.refuseReuseSaysStale === true);
         unauthorized(res, stale, rec.opaque);
         return;
