@@ -146,6 +146,7 @@ async function run(
   } catch (error) {
     child.kill("SIGKILL");
     await exited;
+    await rm(dir, { recursive: true, force: true });
     throw error;
   }
   // After close, the log as it was when the server exited (its directory is gone).
