@@ -48,7 +48,12 @@ export type DigestOutcome<R> = (
       response: R;
       /** The response is a 401 that authentication could not get past. */
       rejected: true;
-      why: "rejected" | "unsupported-challenge";
+      /**
+       * `rejected`: the server refused a first use of a nonce this request fetched for itself, so the
+       * credentials are wrong; `stale`: the server called even such a nonce stale, so the credentials were
+       * never judged; `unsupported-challenge`: no challenge this client can answer.
+       */
+      why: "rejected" | "stale" | "unsupported-challenge";
       /** The schemes the server offered, when none could be answered. */
       offered?: string;
     }
@@ -76,7 +81,8 @@ export interface DigestSessionOptions {
 
 /**
  * How the session signs: `reuse` keeps one nonce for every request (RFC 7616 §3.6), `fresh` fetches a
- * challenge for each request, after the server was seen to refuse a reused nonce.
+ * challenge for each request, after the server was seen to refuse the second use of a nonce it had
+ * just issued.
  */
 export type DigestMode = "reuse" | "fresh";
 
@@ -84,23 +90,56 @@ interface NonceState {
   challenge: DigestChallenge;
   /** Nonce counts handed out so far; the next request uses count + 1. */
   count: number;
-  /** The nonce came from a 401 challenge (not from `nextnonce`). */
-  fromChallenge: boolean;
+  /**
+   * No other request holds it, nor a nonce the server counts with it: it came from a challenge to a
+   * request without credentials (a new client to the server), or from a 401 to a request that held its
+   * nonce alone, or from a 401 without an `opaque` or with a new one. Apache's mod_auth_digest counts
+   * per `opaque` and keeps the opaque in a 401, so a 401 to a shared nonce gives one that is not.
+   */
+  alone: boolean;
+  /** It replaced a nonce whose use the server refused without saying `stale=true`. */
+  afterRefusal: boolean;
+  /** The server accepted a use of it past the first. */
+  reused: boolean;
+}
+
+/** Where a request takes the nonce of its next signed try from. */
+type Source =
+  /** The session's nonce, shared by every request; the first request fetches it while others wait. */
+  | { kind: "session" }
+  /** A nonce from a 401 to this request, which this request alone uses until it passes. */
+  | { kind: "held"; state: NonceState }
+  /** A nonce this request fetches for itself, with a request without credentials. */
+  | { kind: "own" };
+
+/** One request's way through {@link DigestSession.perform}. */
+interface Attempt {
+  source: Source;
+  /** Signed tries so far. */
+  tries: number;
+  /** The session nonce this request saw refused, which a nonce that then passes replaces. */
+  displaced: NonceState | undefined;
 }
 
 interface Signed {
   authorization: string;
-  /** First use of a nonce fresh from a challenge: a 401 to it means the credentials are wrong. */
-  fresh: boolean;
+  /** The nonce count signed. */
+  nc: number;
 }
+
+type NonceFor<R> = { state: NonceState; shared: boolean } | { outcome: DigestOutcome<R> };
 
 type ProbeResult<R> = { kind: "state"; state: NonceState } | { kind: "done"; outcome: DigestOutcome<R> };
 
 // RFC 7616 §3.4: nc is 8 hex digits; past that, fetch a new nonce.
 const MAX_NC = 0xffffffff;
 
-function newState(challenge: DigestChallenge, fromChallenge: boolean): NonceState {
-  return { challenge, count: 0, fromChallenge };
+// Signed tries per request. The last is always with a nonce the request holds alone, whose refusal
+// without stale=true judges the credentials; a server that calls even that stale gets no more.
+const MAX_TRIES = 4;
+
+function newState(challenge: DigestChallenge, alone: boolean): NonceState {
+  return { challenge, count: 0, alone, afterRefusal: false, reused: false };
 }
 
 function challengesOf(headers: ResponseHeaders): AuthChallenge[] {
@@ -125,10 +164,16 @@ function describeOffered(challenges: readonly AuthChallenge[]): string {
  * - The first request fetches a challenge while the others wait: one challenge fetch at a time.
  * - After that every request is signed up front with its own nonce count (RFC 7616 §3.6): N requests
  *   cost N + 1 round trips at any concurrency, and no nonce count is used twice.
- * - A 401 with `stale=true` adopts the new nonce (once, if no other request already did) and retries.
- * - A 401 to a reused nonce is answered once with the nonce of that 401; if that passes, the server
- *   refuses reuse and the session switches to a fresh challenge per request.
- * - A 401 to the first use of a nonce fresh from a challenge means the credentials are wrong.
+ * - A 401 with `stale=true` to the session's nonce moves every request to the nonce of that 401 (the
+ *   first such 401 does; the others follow it).
+ * - So does a 401 that keeps the `opaque` of the session's nonce (a count that a strict server such as
+ *   Apache's mod_auth_digest saw out of order).
+ * - Any other 401 to the session's nonce (an expiry as the spec's server answers it, `stale=false`) is
+ *   answered by this request alone with the nonce of that 401; if that passes, the session adopts it.
+ *   Only when the server then refuses the second use of that nonce too, before accepting any, does the
+ *   session fetch a challenge per request.
+ * - Only a 401 to the first use of a nonce this request holds alone, without `stale=true`, says the
+ *   credentials are wrong. A request is signed at most four times, the last with such a nonce.
  */
 export class DigestSession {
   /** The user name (the public key of an API key, or a user's name). */
@@ -169,72 +214,114 @@ export class DigestSession {
     send: DigestSend<R>,
     events: DigestEvents = {},
   ): Promise<DigestOutcome<R>> {
-    // A nonce taken from a 401 to this request, for exactly one use by it.
-    let reserved: NonceState | undefined;
-    let reservedByRechallenge = false;
-    let staleRetried = false;
-    let rechallenged = false;
+    const attempt: Attempt = {
+      source: this.freshPerRequest ? { kind: "own" } : { kind: "session" },
+      tries: 0,
+      displaced: undefined,
+    };
     for (;;) {
-      let state: NonceState;
-      if (reserved) {
-        state = reserved;
-        reserved = undefined;
-      } else {
-        if (this.current && this.current.count >= MAX_NC) this.current = undefined;
-        if (!this.freshPerRequest && this.current) {
-          state = this.current;
-        } else if (!this.freshPerRequest && this.pending) {
-          await this.pending;
-          continue;
-        } else {
-          const probed = await this.probe(request, send, events);
-          if (probed.kind === "done") return probed.outcome;
-          reserved = probed.state;
-          continue;
-        }
-      }
-      const byRechallenge = reservedByRechallenge;
-      reservedByRechallenge = false;
-
+      const got = await this.nonceFor(attempt.source, request, send, events);
+      if ("outcome" in got) return got.outcome;
+      const { state, shared } = got;
+      attempt.tries += 1;
       const signed = this.sign(request, state);
       const response = await send(signed.authorization, false);
       if (response.status !== 401) {
-        if (byRechallenge) {
-          // The reused nonce was refused and a fresh one passed: this server wants one nonce per request.
-          this.freshPerRequest = true;
-          this.current = undefined;
-        }
-        this.takeNextNonce(response.headers, state);
+        this.accepted(state, signed.nc, shared, attempt, response.headers);
         return { response, rejected: false };
       }
 
-      const challenges = challengesOf(response.headers);
-      const challenge = selectDigestChallenge(challenges);
-      if (!challenge) {
+      const challenge = selectDigestChallenge(challengesOf(response.headers));
+      if (!challenge) return { response, rejected: true, why: "rejected" };
+      // The verdict on the credentials: the first use of a nonce this request holds alone, refused
+      // without stale=true (RFC 7616 §3.3). A 401 to a nonce others use may answer their counts.
+      if (!challenge.stale && state.alone && state.count === 1) {
         return { response, rejected: true, why: "rejected" };
       }
-      if (challenge.stale && !staleRetried) {
-        // RFC 7616 §3.3: stale=true means the credentials were right and the nonce expired.
-        staleRetried = true;
-        events.onChallenge?.();
-        await response.discard();
-        const next = newState(challenge, true);
-        if (this.freshPerRequest) reserved = next;
-        else if (this.current === state || this.current === undefined) this.current = next;
-        // Otherwise another request already adopted a newer nonce: sign again with that one.
-        continue;
-      }
-      if (!signed.fresh && !rechallenged) {
-        // A reused (or nextnonce) nonce was refused; answer this 401's nonce once before judging.
-        rechallenged = true;
-        events.onChallenge?.();
-        await response.discard();
-        reserved = newState(challenge, true);
-        reservedByRechallenge = !this.freshPerRequest;
-        continue;
-      }
-      return { response, rejected: true, why: "rejected" };
+      if (attempt.tries >= MAX_TRIES) return { response, rejected: true, why: "stale" };
+      events.onChallenge?.();
+      await response.discard();
+      attempt.source = this.refused(state, shared, signed.nc, challenge, attempt);
     }
+  }
+
+  /** The nonce for a request's next signed try, fetching one if `source` needs it. */
+  private async nonceFor<R extends DigestResponseLike>(
+    source: Source,
+    request: DigestRequest,
+    send: DigestSend<R>,
+    events: DigestEvents,
+  ): Promise<NonceFor<R>> {
+    if (source.kind === "held") return { state: source.state, shared: false };
+    for (;;) {
+      if (this.current && this.current.count >= MAX_NC) this.current = undefined;
+      const own = source.kind === "own" || this.freshPerRequest;
+      if (!own && this.current) return { state: this.current, shared: true };
+      if (!own && this.pending) {
+        await this.pending;
+        continue;
+      }
+      const probed = await this.probe(request, send, events, !own);
+      if (probed.kind === "done") return { outcome: probed.outcome };
+      return { state: probed.state, shared: !own };
+    }
+  }
+
+  /**
+   * Where the next try of a request takes its nonce from after a 401 to `state` (signed at count `nc`)
+   * that did not judge the credentials.
+   */
+  private refused(
+    state: NonceState,
+    shared: boolean,
+    nc: number,
+    challenge: DigestChallenge,
+    attempt: Attempt,
+  ): Source {
+    // A 401 that keeps the opaque of a nonce others use ties its nonce to theirs (Apache counts per
+    // opaque); without an opaque, or with a new one, its nonce is this request's alone.
+    const tied = challenge.opaque !== undefined && challenge.opaque === state.challenge.opaque && shared;
+    const next = newState(challenge, !tied);
+    const alone: Source = tied ? { kind: "own" } : { kind: "held", state: next };
+    // The last try is with a nonce this request holds alone.
+    if (attempt.tries + 1 >= MAX_TRIES || !shared || this.freshPerRequest) return alone;
+    // Another request already replaced the session's nonce: sign again with the newer one.
+    if (this.current !== undefined && this.current !== state) return { kind: "session" };
+    if (challenge.stale || tied) {
+      // RFC 7616 §3.3: stale=true means the credentials were right and the nonce expired. A server that
+      // keeps the opaque goes on counting that client: a request fetching its own nonce would open a
+      // new client entry, and Apache forgets its entries in bulk when its small table fills. Either
+      // way every request moves to the new nonce.
+      next.alone = false;
+      this.current = next;
+      return { kind: "session" };
+    }
+    if (state.afterRefusal && !state.reused && nc > 1) {
+      // The server refused the second use of a nonce it had just issued: it wants one nonce per request.
+      this.freshPerRequest = true;
+      this.current = undefined;
+      return alone;
+    }
+    attempt.displaced = state;
+    return alone;
+  }
+
+  /** Bookkeeping after an accepted answer signed with `state` at count `nc`. */
+  private accepted(
+    state: NonceState,
+    nc: number,
+    shared: boolean,
+    attempt: Attempt,
+    headers: ResponseHeaders,
+  ): void {
+    if (nc > 1) state.reused = true;
+    if (!shared && !this.freshPerRequest && attempt.displaced && this.current === attempt.displaced) {
+      // The session's nonce was refused and this one, from that 401, passed: the session uses it now.
+      state.afterRefusal = true;
+      state.alone = false;
+      this.current = state;
+    }
+    this.takeNextNonce(headers, state);
   }
 
   private sign(request: DigestRequest, state: NonceState): Signed {
@@ -248,17 +335,21 @@ export class DigestSession {
       nc: state.count,
       cnonce: this.makeCnonce(),
     });
-    return { authorization, fresh: state.fromChallenge && state.count === 1 };
+    return { authorization, nc: state.count };
   }
 
-  /** Fetches a challenge without credentials; in `reuse` mode other requests wait for it. */
+  /**
+   * Fetches a challenge without credentials. With `share`, its nonce becomes the session's and other
+   * requests wait for it; without, it is for this request alone.
+   */
   private async probe<R extends DigestResponseLike>(
     request: DigestRequest,
     send: DigestSend<R>,
     events: DigestEvents,
+    share: boolean,
   ): Promise<ProbeResult<R>> {
     let release: (() => void) | undefined;
-    if (!this.freshPerRequest) {
+    if (share) {
       this.pending = new Promise<void>((resolve) => {
         release = resolve;
       });
@@ -267,7 +358,7 @@ export class DigestSession {
       // A bodyless request is its own probe; a request with a body sends a bodyless GET first, so the
       // body crosses the wire once.
       const first = await send(undefined, request.hasBody);
-      if (first.status === 401) return await this.adopt(first, events, request.hasBody);
+      if (first.status === 401) return await this.adopt(first, events, share, request.hasBody);
       if (!request.hasBody || first.status === 429 || first.status >= 500) {
         // Unauthenticated access worked (or the server is failing): that answer is the outcome.
         return { kind: "done", outcome: { response: first, rejected: false, probe: request.hasBody } };
@@ -275,7 +366,7 @@ export class DigestSession {
       // The GET was not challenged, so this URL may not need credentials: send the request itself.
       await first.discard();
       const real = await send(undefined, false);
-      if (real.status === 401) return await this.adopt(real, events);
+      if (real.status === 401) return await this.adopt(real, events, share);
       return { kind: "done", outcome: { response: real, rejected: false } };
     } finally {
       if (release) {
@@ -288,6 +379,7 @@ export class DigestSession {
   private async adopt<R extends DigestResponseLike>(
     response: R,
     events: DigestEvents,
+    share: boolean,
     probe = false,
   ): Promise<ProbeResult<R>> {
     const challenges = challengesOf(response.headers);
@@ -307,7 +399,7 @@ export class DigestSession {
     events.onChallenge?.();
     await response.discard();
     const state = newState(challenge, true);
-    if (!this.freshPerRequest) this.current = state;
+    if (share) this.current = state;
     return { kind: "state", state };
   }
 

@@ -6,10 +6,12 @@ export interface AuthenticationErrorInit extends Omit<ApiErrorInit, "status"> {
   /** Default 401. */
   status?: number;
   /**
-   * Why: `rejected` (the server refused credentials we sent, the usual case) or `unsupported-challenge`
-   * (the server asked for an authentication scheme this client does not speak). Default `rejected`.
+   * Why: `rejected` (the server refused credentials we sent, the usual case), `stale` (the server called
+   * every nonce stale, even one fetched for this request alone, so it never judged the credentials) or
+   * `unsupported-challenge` (the server asked for an authentication scheme this client does not speak).
+   * Default `rejected`.
    */
-  why?: "rejected" | "unsupported-challenge";
+  why?: "rejected" | "stale" | "unsupported-challenge";
   /** The schemes the server offered, for `unsupported-challenge`. */
   offered?: string;
 }
@@ -38,6 +40,16 @@ function formatAuthenticationMessage(init: AuthenticationErrorInit, status: numb
     );
   }
   const detail = init.detail ? ` (server: ${init.detail})` : "";
+  if (init.why === "stale") {
+    return (
+      `${head} — the server answered that the nonce was stale (expired) to every signed try, the last ` +
+      `with a nonce it had just issued to this request alone, so the credentials were never judged${detail}; ` +
+      `try again; if it keeps failing, check the server's nonce lifetime and clock, and the public key ` +
+      `and private key too (a server that has forgotten its client entry, as Apache httpd's ` +
+      `mod_auth_digest does under load, says stale whatever the credentials)` +
+      callSuffix(init)
+    );
+  }
   return (
     `${head} — the server rejected the credentials${detail}; check the public key and private key ` +
     `(or user name and API key), that the API key is enabled, and that this machine's address is on ` +

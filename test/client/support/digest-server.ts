@@ -2,7 +2,8 @@
  * A real loopback server that speaks digest authentication the way Ops Manager does (MD5, qop=auth,
  * a challenge spelled with `op` as the spec shows it), checks every answer independently of the client
  * code, and records everything that crossed the wire. It can be hostile: expire nonces, refuse nonce
- * reuse, and hand requests to a handler that misbehaves.
+ * reuse, count nonces strictly per `opaque` as Apache httpd's mod_auth_digest does, judge requests out of
+ * the order they were sent, and hand requests to a handler that misbehaves.
  */
 import { createHash, randomBytes } from "node:crypto";
 import * as http from "node:http";
@@ -17,6 +18,8 @@ export type Verdict =
   | "stale" // right credentials, expired nonce: 401 stale=true
   | "reuse-refused" // refuseReuse and the nonce was already used
   | "replay" // this (nonce, nc) was seen before
+  | "nc-out-of-order" // ncPerOpaque: an older nonce, or a count not above the last one accepted
+  | "client-unknown" // ncPerOpaque: the opaque's client entry was forgotten (stale=true, new opaque)
   | "unknown-nonce"
   | "bad-digest" // wrong user, password, uri or malformed header
   | "uri-mismatch";
@@ -31,6 +34,7 @@ export interface RecordedRequest {
   accept: string | undefined;
   nonce: string | undefined;
   nc: string | undefined;
+  opaque: string | undefined;
   verdict: Verdict;
 }
 
@@ -53,8 +57,35 @@ export interface DigestServerOptions {
   auth?: boolean;
   username?: string;
   password?: string;
-  /** Nonces older than this answer `stale=true`. Default: never. */
+  /** Nonces older than this are expired. Default: never. */
   nonceTtlMs?: number;
+  /**
+   * Whether an expired nonce is answered `stale=true` (default) or `stale=false`: the Ops Manager spec
+   * shows `stale=false`, and no public source says a deployed server ever says `true`.
+   */
+  staleOnExpiry?: boolean;
+  /**
+   * Count nonces per `opaque` as Apache httpd's mod_auth_digest does with `AuthDigestNcCheck On` (the
+   * 2.4 code Debian ships, modules/aaa/mod_auth_digest.c): a challenge to a request without credentials
+   * opens a new client entry with a new opaque. An entry remembers the nonce and count of the last
+   * request it accepted; a request passes only with a newer nonce (any count) or the same nonce and a
+   * higher count, and only a request that passes changes the entry. A 401 to a request that carried a
+   * known opaque keeps it (stale=false) and issues a newer nonce for it; one that carried a forgotten
+   * opaque gets a new entry and stale=true. Any nonce issued for an opaque stays valid with it.
+   */
+  ncPerOpaque?: boolean;
+  /**
+   * With `ncPerOpaque`, how many client entries fit (Apache's default shared memory holds about 12).
+   * Making one more forgets them all first, as Apache's gc drops the oldest entry of every hash
+   * bucket, which is nearly every entry when buckets hold one or two. Default: unlimited.
+   */
+  maxClients?: number;
+  /**
+   * Hold requests that carry credentials until this many are held (or 10 ms have passed since the first
+   * of them arrived), then judge them newest first: requests sent at once on several connections, as a
+   * busy server sees them, but the same way every run.
+   */
+  reorder?: number;
   /** Accept each nonce for one request only (nc=00000001), as a server that refuses reuse. */
   refuseReuse?: boolean;
   /** With `refuseReuse`, say `stale=true` instead of `stale=false` to a reused nonce. */
@@ -120,24 +151,56 @@ export async function startDigestServer(options: DigestServerOptions = {}): Prom
   const username = options.username ?? DEFAULT_USER;
   const password = options.password ?? DEFAULT_PASSWORD;
   const auth = options.auth ?? true;
-  const nonces = new Map<string, { issuedAt: number; expired: boolean; uses: number; seen: Set<string> }>();
+  const nonces = new Map<
+    string,
+    {
+      issuedAt: number;
+      seq: number;
+      expired: boolean;
+      uses: number;
+      seen: Set<string>;
+      opaque: string | undefined;
+    }
+  >();
+  // ncPerOpaque: each client entry's last accepted nonce (by issue order) and count, by opaque.
+  const clients = new Map<string, { seq: number; nc: number }>();
+  let opaques = 0;
   let authenticated = 0;
 
-  const issue = (): string => {
+  const issue = (opaque?: string): string => {
     const nonce = randomBytes(24).toString("base64");
-    nonces.set(nonce, { issuedAt: Date.now(), expired: false, uses: 0, seen: new Set() });
+    nonces.set(nonce, {
+      issuedAt: Date.now(),
+      seq: state.issued.length,
+      expired: false,
+      uses: 0,
+      seen: new Set(),
+      opaque,
+    });
     state.issued.push(nonce);
     return nonce;
   };
 
-  const challengeHeader = (stale: boolean): string | string[] => {
-    const nonce = issue();
-    if (options.challenge) return options.challenge(nonce, stale);
-    // Exactly as the Ops Manager spec shows it, `op` included.
-    return `Digest realm="${REALM}", domain="", nonce="${nonce}", algorithm=MD5, op="auth", stale=${stale}`;
+  /** The opaque a 401 carries: the request's own if its entry is known, else a new entry's. */
+  const opaqueFor = (sent: string | undefined): string | undefined => {
+    if (!options.ncPerOpaque) return undefined;
+    if (sent !== undefined && clients.has(sent)) return sent;
+    if (options.maxClients !== undefined && clients.size >= options.maxClients) clients.clear();
+    opaques += 1;
+    const opaque = opaques.toString(16);
+    clients.set(opaque, { seq: -1, nc: 0 });
+    return opaque;
   };
 
-  const unauthorized = (res: http.ServerResponse, stale: boolean): void => {
+  const challengeHeader = (stale: boolean, opaque: string | undefined): string | string[] => {
+    const nonce = issue(opaque);
+    if (options.challenge) return options.challenge(nonce, stale);
+    const withOpaque = opaque === undefined ? "" : `, opaque="${opaque}"`;
+    // Exactly as the Ops Manager spec shows it, `op` included.
+    return `Digest realm="${REALM}", domain="", nonce="${nonce}", algorithm=MD5, op="auth", stale=${stale}${withOpaque}`;
+  };
+
+  const unauthorized = (res: http.ServerResponse, stale: boolean, sentOpaque: string | undefined): void => {
     const body = JSON.stringify({
       detail: "You are not authorized for this resource.",
       error: 401,
@@ -146,7 +209,7 @@ export async function startDigestServer(options: DigestServerOptions = {}): Prom
       reason: "Unauthorized",
     });
     res.writeHead(401, {
-      "www-authenticate": challengeHeader(stale),
+      "www-authenticate": challengeHeader(stale, opaqueFor(sentOpaque)),
       "content-type": "application/json;charset=ISO-8859-1",
       "content-length": Buffer.byteLength(body),
       connection: "keep-alive",
@@ -158,6 +221,7 @@ export async function startDigestServer(options: DigestServerOptions = {}): Prom
     const header = req.headers.authorization;
     if (!header) return { verdict: "challenge" };
     const p = parseDigestHeader(header);
+    rec.opaque = p?.opaque;
     if (!p?.nonce || !p.response || !p.uri || !p.nc || !p.cnonce || p.qop !== "auth")
       return { verdict: "bad-digest" };
     rec.nonce = p.nonce;
@@ -170,16 +234,44 @@ export async function startDigestServer(options: DigestServerOptions = {}): Prom
     if (p.username !== username || p.realm !== REALM || p.response !== expected)
       return { verdict: "bad-digest" };
     const entry = nonces.get(p.nonce);
-    if (!entry) return { verdict: "unknown-nonce" };
+    if (!entry || entry.opaque !== p.opaque) return { verdict: "unknown-nonce" };
     if (entry.seen.has(p.nc)) return { verdict: "replay" };
     entry.seen.add(p.nc);
     const expired =
       entry.expired || (options.nonceTtlMs !== undefined && Date.now() - entry.issuedAt > options.nonceTtlMs);
     if (expired) return { verdict: "stale" };
+    if (options.ncPerOpaque) {
+      const client = p.opaque === undefined ? undefined : clients.get(p.opaque);
+      if (!client) return { verdict: "client-unknown" };
+      const nc = Number.parseInt(p.nc, 16);
+      if (entry.seq < client.seq || (entry.seq === client.seq && nc <= client.nc)) {
+        return { verdict: "nc-out-of-order" };
+      }
+      client.seq = entry.seq;
+      client.nc = nc;
+    }
     if (options.refuseReuse && entry.uses > 0) return { verdict: "reuse-refused" };
     entry.uses += 1;
     return { verdict: "accepted", nonce: p.nonce };
   };
+
+  // reorder: requests waiting to be judged, and the timer that judges a group that stays small.
+  let waiting: (() => void)[] = [];
+  let flushTimer: NodeJS.Timeout | undefined;
+  const flush = (): void => {
+    clearTimeout(flushTimer);
+    flushTimer = undefined;
+    const group = waiting.reverse();
+    waiting = [];
+    // Each resumed request is judged synchronously, so the group is judged in this order.
+    for (const resume of group) resume();
+  };
+  const held = (): Promise<void> =>
+    new Promise<void>((resolve) => {
+      waiting.push(resolve);
+      if (waiting.length >= (options.reorder ?? 1)) flush();
+      else flushTimer ??= setTimeout(flush, 10);
+    });
 
   const listener = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     const body = await readBody(req);
@@ -192,17 +284,21 @@ export async function startDigestServer(options: DigestServerOptions = {}): Prom
       accept: req.headers.accept,
       nonce: undefined,
       nc: undefined,
+      opaque: undefined,
       verdict: "open",
     };
     state.requests.push(rec);
     if (auth) {
+      if (options.reorder !== undefined && req.headers.authorization !== undefined) await held();
       const { verdict } = verify(req, rec);
       rec.verdict = verdict;
       if (verdict === "replay") state.replays += 1;
       if (verdict !== "accepted") {
         const stale =
-          verdict === "stale" || (verdict === "reuse-refused" && options.refuseReuseSaysStale === true);
-        unauthorized(res, stale);
+          (verdict === "stale" && options.staleOnExpiry !== false) ||
+          verdict === "client-unknown" ||
+          (verdict === "reuse-refused" && options.refuseReuseSaysStale === true);
+        unauthorized(res, stale, rec.opaque);
         return;
       }
       if (options.nextNonce) res.setHeader("authentication-info", `nextnonce="${issue()}", qop=auth`);
@@ -244,6 +340,7 @@ export async function startDigestServer(options: DigestServerOptions = {}): Prom
     count: (verdict) => state.requests.filter((r) => r.verdict === verdict).length,
     close: () =>
       new Promise<void>((resolve) => {
+        flush();
         server.close(() => resolve());
         server.closeAllConnections();
       }),
