@@ -2,6 +2,7 @@ import { ApiError, NetworkError, TimeoutError } from "../client/errors";
 import type { JsonResponse } from "../client/types";
 import { hex24Segment, show } from "./ids";
 import { InputError } from "./input-error";
+import { explainNotFound } from "./not-found";
 import { issuePath, parseResponse } from "./parse";
 import {
   type LogCollectionJobRequest,
@@ -46,7 +47,7 @@ export async function createLogCollectionJob(
         error as Error,
       );
     }
-    throw error;
+    throw explainNotFound(error, { groupId });
   }
   const id = (response.body as { id?: unknown } | undefined)?.id;
   try {

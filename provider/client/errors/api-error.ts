@@ -18,6 +18,11 @@ export interface ApiErrorInit extends CallInfo {
   bodySnippet?: string;
   /** `Location` of a redirect. */
   location?: string;
+  /**
+   * What to do, from a layer that knows what the request meant (which id a 404 is about, say), in
+   * place of the advice that the status alone gives.
+   */
+  hint?: string;
 }
 
 /**
@@ -52,9 +57,30 @@ export class ApiError extends OpsManagerError {
     this.retryAfterMs = init.retryAfterMs;
     this.bodySnippet = init.bodySnippet;
   }
+
+  /**
+   * The same error with `hint` as its advice: same status, codes and fields, and the message of
+   * {@link ApiErrorInit.hint}. The original is left as it is (several callers may hold it).
+   */
+  withHint(hint: string): ApiError {
+    return new ApiError({
+      method: this.method,
+      path: this.path,
+      url: this.url,
+      status: this.status,
+      errorCode: this.errorCode,
+      detail: this.detail,
+      reason: this.reason,
+      parameters: this.parameters,
+      retryAfterMs: this.retryAfterMs,
+      bodySnippet: this.bodySnippet,
+      hint,
+    });
+  }
 }
 
 function hintFor(init: ApiErrorInit): string | undefined {
+  if (init.hint !== undefined) return init.hint;
   const { status } = init;
   if (status >= 300 && status < 400) {
     return init.location
