@@ -6,6 +6,8 @@ import { ApiError } from "./errors/api-error";
 import { AuthenticationError } from "./errors/authentication-error";
 import { InvalidArgumentError } from "./errors/invalid-argument-error";
 import { NetworkError } from "./errors/network-error";
+import { OpsManagerError } from "./errors/opsmanager-error";
+import { SchemeMismatchError } from "./errors/scheme-mismatch-error";
 import { TimeoutError } from "./errors/timeout-error";
 import { TlsError } from "./errors/tls-error";
 import type { HttpMethod, RetryOptions } from "./types";
@@ -74,7 +76,12 @@ export function resolveRetryPolicy(options: RetryOptions = {}): RetryPolicy {
  */
 export function isRetryable(method: HttpMethod, error: unknown): boolean {
   const repeatable = method !== "POST";
-  if (error instanceof TlsError || error instanceof AuthenticationError) return false;
+  if (
+    error instanceof TlsError ||
+    error instanceof SchemeMismatchError ||
+    error instanceof AuthenticationError
+  )
+    return false;
   if (error instanceof NetworkError) return repeatable || !error.requestSent;
   if (error instanceof TimeoutError) return repeatable || !error.requestSent;
   if (error instanceof ApiError)
@@ -125,19 +132,25 @@ export async function withRetries<T>(
   const now = hooks.now ?? Date.now;
   const sleep = hooks.sleep ?? defaultSleep;
   const started = now();
+  // The last error, with how many attempts ended in it and how long they took.
+  const final = (error: unknown, attempts: number): unknown => {
+    if (error instanceof OpsManagerError) error.noteAttempts(attempts, now() - started);
+    return error;
+  };
   for (let index = 0; ; index += 1) {
     try {
       return await attempt(index);
     } catch (error) {
-      if (index + 1 >= policy.maxAttempts || !isRetryable(method, error)) throw error;
+      if (index + 1 >= policy.maxAttempts || !isRetryable(method, error)) throw final(error, index + 1);
       const elapsed = now() - started;
       const retryAfter = error instanceof ApiError ? error.retryAfterMs : undefined;
       // The server said when to come back; if that is past the budget, waiting is pointless.
-      if (retryAfter !== undefined && elapsed + retryAfter > policy.maxElapsedMs) throw error;
+      if (retryAfter !== undefined && elapsed + retryAfter > policy.maxElapsedMs)
+        throw final(error, index + 1);
       let delay = backoffDelay(index, policy, hooks.random);
       if (retryAfter !== undefined) delay = Math.max(delay, retryAfter);
       delay = Math.min(delay, policy.maxDelayMs);
-      if (elapsed + delay > policy.maxElapsedMs) throw error;
+      if (elapsed + delay > policy.maxElapsedMs) throw final(error, index + 1);
       hooks.onRetry?.({ attempt: index + 1, delayMs: delay, error });
       await sleep(delay);
     }

@@ -63,7 +63,7 @@ export class ApiError extends OpsManagerError {
    * {@link ApiErrorInit.hint}. The original is left as it is (several callers may hold it).
    */
   withHint(hint: string): ApiError {
-    return new ApiError({
+    const copy = new ApiError({
       method: this.method,
       path: this.path,
       url: this.url,
@@ -76,6 +76,8 @@ export class ApiError extends OpsManagerError {
       bodySnippet: this.bodySnippet,
       hint,
     });
+    if (this.attempts !== undefined) copy.noteAttempts(this.attempts, this.elapsedMs ?? 0);
+    return copy;
   }
 }
 
