@@ -14,6 +14,7 @@ export {
   OpsManagerError,
   ResponseShapeError,
   ResponseTooLargeError,
+  SchemeMismatchError,
   TimeoutError,
   TlsError,
 } from "./client/errors";

@@ -2,6 +2,7 @@ import { isRecord } from "../client/is-record";
 import type { JsonResponse } from "../client/types";
 import { idSegment, show } from "./ids";
 import { InputError } from "./input-error";
+import { explainNotFound } from "./not-found";
 import { parseResponse } from "./parse";
 import {
   type ApiKey,
@@ -60,7 +61,9 @@ export async function listOrgApiKeysPage(
   options: PageOptions = {},
 ): Promise<ApiKeyPage> {
   const { path, query } = pageRequest(orgId, options);
-  const response = await transport.request({ method: "GET", path, query });
+  const response = await transport
+    .request({ method: "GET", path, query })
+    .catch((error: unknown) => Promise.reject(explainNotFound(error, { orgId })));
   return parseResponse(apiKeyPageSchema, response, "GET", path);
 }
 
@@ -125,7 +128,9 @@ export async function listOrgApiKeysPageCheckedOnUse(
   options: PageOptions = {},
 ): Promise<ListedApiKeyPage> {
   const { path, query } = pageRequest(orgId, options);
-  const response = await transport.request({ method: "GET", path, query });
+  const response = await transport
+    .request({ method: "GET", path, query })
+    .catch((error: unknown) => Promise.reject(explainNotFound(error, { orgId })));
   const page = parseResponse(apiKeyListingSchema, response, "GET", path);
   const listed: ListedPage = { response, path };
   const results: ListedApiKey[] = [];
@@ -264,6 +269,8 @@ export async function patchOrgApiKey(
     throw new InputError("desc/roles", "at least one of desc and roles must be given to update an API key");
   }
   const path = `${keysPath(orgId)}/${idSegment("apiKeyId", apiKeyId)}`;
-  const response = await transport.request({ method: "PATCH", path, body });
+  const response = await transport
+    .request({ method: "PATCH", path, body })
+    .catch((error: unknown) => Promise.reject(explainNotFound(error, { orgId, apiKeyId })));
   return parseResponse(apiKeySchema, response, "PATCH", path);
 }

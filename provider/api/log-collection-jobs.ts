@@ -8,6 +8,7 @@ import {
 import type { JsonResponse } from "../client/types";
 import { hex24Segment, show } from "./ids";
 import { InputError } from "./input-error";
+import { explainNotFound } from "./not-found";
 import { issuePath, parseResponse } from "./parse";
 import {
   type LogCollectionJobRequest,
@@ -54,7 +55,7 @@ export async function createLogCollectionJob(
     response = await transport.request({ method: "POST", path, body });
   } catch (error) {
     if (mayHaveActed(error)) throw uncertain(error as Error);
-    throw error;
+    throw explainNotFound(error, { groupId });
   }
   const id = (response.body as { id?: unknown } | undefined)?.id;
   try {

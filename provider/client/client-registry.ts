@@ -42,6 +42,7 @@ function keyOf(options: ClientOptions): string {
       retry.maxDelayMs ?? null,
       retry.maxElapsedMs ?? null,
       options.userAgent ?? null,
+      options.settingNames?.baseUrl ?? null,
       options.settingNames?.caCertificate ?? null,
       options.settingNames?.timeoutMs ?? null,
     ]),

@@ -23,6 +23,7 @@ import { TimeoutError } from "./errors/timeout-error";
 import { TLS_VERIFICATION_CODES, TlsError } from "./errors/tls-error";
 import { isRecord } from "./is-record";
 import { parseRetryAfter, type RetryPolicy, resolveRetryPolicy, withRetries } from "./retry";
+import { SchemeCheck } from "./scheme";
 import type {
   ClientOptions,
   ClientStats,
@@ -205,6 +206,7 @@ export class HttpClient {
   // Built on first use: an undici Agent must not be captured by Pulumi's serializer (NOTES.md).
   private agent: Agent | undefined;
   private closed: boolean;
+  private readonly scheme: SchemeCheck;
 
   /** Validates every option at once; throws an `InvalidArgumentError` naming the first bad one. */
   constructor(options: ClientOptions) {
@@ -262,6 +264,13 @@ export class HttpClient {
     this.stats = { roundTrips: 0, challenges: 0, retries: 0 };
     this.agent = undefined;
     this.closed = false;
+    this.scheme = new SchemeCheck({
+      baseUrl: options.baseUrl.trim(),
+      origin: this.origin,
+      setting: this.settingNames.baseUrl,
+      ca: () => this.trustedCas(),
+      timeoutMs: Math.min(this.timeoutMs, 5_000),
+    });
   }
 
   /** Whether {@link close} was called. */
@@ -281,7 +290,11 @@ export class HttpClient {
    */
   async request(options: RequestOptions): Promise<JsonResponse> {
     const call = this.prepare(options);
-    return withRetries(call.method, this.retryPolicy, () => this.attempt(call), {
+    const attempt = () =>
+      this.attempt(call).catch(async (error: unknown) => {
+        throw await this.scheme.explain(callInfo(call), error);
+      });
+    return withRetries(call.method, this.retryPolicy, attempt, {
       onRetry: () => {
         this.stats.retries += 1;
       },
@@ -373,11 +386,15 @@ export class HttpClient {
     };
   }
 
+  // Private CAs are added to Node's roots, never in place of them and never by turning checks off.
+  private trustedCas(): string[] | undefined {
+    return this.caCertificate === undefined ? undefined : [...tls.rootCertificates, this.caCertificate];
+  }
+
   private dispatcher(): Agent {
     if (this.closed) throw new InvalidArgumentError("client", "is closed; create a new client");
     if (!this.agent) {
-      // Private CAs are added to Node's roots, never in place of them and never by turning checks off.
-      const ca = this.caCertificate === undefined ? undefined : [...tls.rootCertificates, this.caCertificate];
+      const ca = this.trustedCas();
       const slack = 1_000;
       this.agent = new (undici().Agent)({
         connect: { timeout: this.timeoutMs, ...(ca ? { ca } : {}) },
@@ -431,6 +448,7 @@ export class HttpClient {
       throw fail(error);
     }
     body = data.body;
+    this.scheme.heard();
     const stream = data.body;
     const responseHeaders = data.headers as ResponseHeaders;
     const status = data.statusCode;
@@ -509,6 +527,8 @@ export class HttpClient {
       });
     }
     const cause = this.sanitizeCause(call, error, code);
+    const mismatch = this.scheme.mismatchIn(info, error, code, cause);
+    if (mismatch !== undefined) return mismatch;
     if (code !== undefined && TLS_VERIFICATION_CODES.includes(code)) {
       return new TlsError({
         ...info,
@@ -525,6 +545,7 @@ export class HttpClient {
       causeMessage: cause.message,
       requestSent: sent,
       cause,
+      baseUrlSetting: this.settingNames.baseUrl,
     });
   }
 

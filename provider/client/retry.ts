@@ -6,6 +6,8 @@ import { ApiError } from "./errors/api-error";
 import { AuthenticationError } from "./errors/authentication-error";
 import { InvalidArgumentError } from "./errors/invalid-argument-error";
 import { NetworkError } from "./errors/network-error";
+import { OpsManagerError } from "./errors/opsmanager-error";
+import { SchemeMismatchError } from "./errors/scheme-mismatch-error";
 import { TimeoutError } from "./errors/timeout-error";
 import { TlsError } from "./errors/tls-error";
 import type { HttpMethod, RetryOptions } from "./types";
@@ -75,7 +77,12 @@ export function resolveRetryPolicy(options: RetryOptions = {}): RetryPolicy {
  */
 export function isRetryable(method: HttpMethod, error: unknown): boolean {
   const repeatable = method !== "POST";
-  if (error instanceof TlsError || error instanceof AuthenticationError) return false;
+  if (
+    error instanceof TlsError ||
+    error instanceof SchemeMismatchError ||
+    error instanceof AuthenticationError
+  )
+    return false;
   if (error instanceof NetworkError) return repeatable || !error.requestSent;
   if (error instanceof TimeoutError) return repeatable || !error.requestSent;
   if (error instanceof ApiError) {
@@ -132,21 +139,28 @@ export async function withRetries<T>(
   const now = hooks.now ?? Date.now;
   const sleep = hooks.sleep ?? defaultSleep;
   const started = now();
+  // The last error, with how many attempts ended in it and how long they took.
+  const final = (error: unknown, attempts: number): unknown => {
+    if (error instanceof OpsManagerError) error.noteAttempts(attempts, now() - started);
+    return error;
+  };
   for (let index = 0; ; index += 1) {
     try {
       return await attempt(index);
     } catch (error) {
-      if (index + 1 >= policy.maxAttempts || !isRetryable(method, error)) throw error;
+      if (index + 1 >= policy.maxAttempts || !isRetryable(method, error)) throw final(error, index + 1);
       const left = policy.maxElapsedMs - (now() - started);
       const backoff = backoffDelay(index, policy, hooks.random);
       let delay = backoff;
       if (error instanceof ApiError && error.retryAfterMs !== undefined) {
         // RFC 9110 §10.2.3: the server says how long to wait; coming back sooner is refused again. If
         // that is past the budget, waiting is pointless: fail now and say why.
-        if (error.retryAfterMs > left) throw error.beyondRetryBudget(left, policy.maxElapsedMs);
+        if (error.retryAfterMs > left) {
+          throw final(error.beyondRetryBudget(left, policy.maxElapsedMs), index + 1);
+        }
         delay = Math.max(error.retryAfterMs, Math.min(backoff, left));
       }
-      if (delay > left) throw error;
+      if (delay > left) throw final(error, index + 1);
       hooks.onRetry?.({ attempt: index + 1, delayMs: delay, error });
       await sleep(delay);
     }

@@ -45,7 +45,7 @@ export interface ClientOptions {
   /**
    * How the user sets what lies behind these options, for error messages: a tool that builds the client
    * from its own settings names them here, so that a message says what to change and where. Default:
-   * the option names (`caCertificate`, `timeoutMs`).
+   * the option names (`baseUrl`, `caCertificate`, `timeoutMs`).
    *
    * @example { caCertificate: "opsmanager:caCertificate (or OPSMANAGER_CA_CERTIFICATE)" }
    */
@@ -54,6 +54,8 @@ export interface ClientOptions {
 
 /** The names a user knows the client's settings by; see {@link ClientOptions.settingNames}. */
 export interface SettingNames {
+  /** The setting that gives the server's URL. */
+  baseUrl?: string;
   /** The setting that gives the PEM file of a private certificate authority. */
   caCertificate?: string;
   /** The setting that gives the time allowed for one attempt. */

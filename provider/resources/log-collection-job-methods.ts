@@ -3,6 +3,7 @@
  * `pulumi-opsmanager/host`, never captured by a serialized provider.
  */
 import { z } from "zod";
+import { sameName } from "../api/closest";
 import { hex24Rule, show } from "../api/ids";
 import { createLogCollectionJob, wasNotSent } from "../api/log-collection-jobs";
 import { LOG_TYPES, type LogType, RESOURCE_TYPES, type ResourceType } from "../api/schemas";
@@ -45,6 +46,13 @@ function repeated(values: readonly string[]): { value: string; times: number } |
   return undefined;
 }
 
+// The Ops Manager documentation and mongocli name the database log MONGODB; the spec, and so this
+// provider, name it DATABASE (NOTES.md, "The deployed server").
+const databaseLogNote = (input: unknown) =>
+  typeof input === "string" && sameName(["MONGODB", "MONGOD"], input) !== undefined
+    ? '; did you mean "DATABASE"? (the API reference this provider follows names the database log DATABASE)'
+    : undefined;
+
 /** The rules of LogCollectionJob's inputs, one schema per property. */
 export const logCollectionJobInputShape = {
   groupId: z
@@ -73,7 +81,7 @@ export const logCollectionJobInputShape = {
     }),
   logTypes: z
     .array(
-      z.enum(LOG_TYPES, oneOfRule(LOG_TYPES, `must be one of ${LOG_TYPES.join(", ")}`)),
+      z.enum(LOG_TYPES, oneOfRule(LOG_TYPES, `must be one of ${LOG_TYPES.join(", ")}`, databaseLogNote)),
       typeRule("must be a list of log types"),
     )
     .min(1, { error: "must name at least one log type" })

@@ -78,6 +78,7 @@ export function clientFor(settings: Settings): HttpClient {
     timeoutMs: settings.timeoutMs,
     // Transport errors name the settings a user of the provider knows, not the client's options.
     settingNames: {
+      baseUrl: settingName(SETTINGS.baseUrl),
       caCertificate: settingName(SETTINGS.caCertificate),
       timeoutMs: settingName(SETTINGS.timeoutSeconds),
     },

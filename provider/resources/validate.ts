@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { nearestName, sameName } from "../api/closest";
 import { show } from "../api/ids";
 import { issuePath } from "../api/parse";
 
@@ -30,21 +31,24 @@ export function typeRule(rule: string) {
 }
 
 /**
- * A zod `error` option for a value outside `values`: the rule, what was given, and the value meant
- * when it is one of `values` in another case (`"database"` for `DATABASE`).
+ * A zod `error` option for a value outside `values`: the rule, what was given, and the value meant.
+ * The same name in another case or spelling (`"database"`, `ORG_READONLY`) is named first, then what
+ * `note` says of the value, then a near miss (`ORG_OWNR`, `AUTOMATION_AGNET`).
  */
 export function oneOfRule(
   values: readonly string[],
   rule: string,
   note?: (input: unknown) => string | undefined,
 ) {
+  const didYouMean = (meant: string | undefined) =>
+    meant === undefined ? undefined : `; did you mean ${JSON.stringify(meant)}?`;
   return {
     error: (issue: { input?: unknown }) => {
       const { input } = issue;
       if (input === undefined) return "is required";
-      const meant =
-        typeof input === "string" ? values.find((v) => v === input.trim().toUpperCase()) : undefined;
-      const extra = meant !== undefined ? `; did you mean ${JSON.stringify(meant)}?` : (note?.(input) ?? "");
+      const text = typeof input === "string" ? input : "";
+      const extra =
+        didYouMean(sameName(values, text)) ?? note?.(input) ?? didYouMean(nearestName(values, text)) ?? "";
       return `${rule} (got ${show(input)}${extra})`;
     },
   };

@@ -205,6 +205,63 @@ describe("patching a key", () => {
   });
 });
 
+describe("a 404 names the id the server did not know", () => {
+  const ghost = "5f00000000000000000000ee";
+
+  it("an unknown org in a listing: check orgId, with its value", async () => {
+    const err = await listOrgApiKeysPage(client, ghost).catch((e) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err).toMatchObject({ status: 404, errorCode: "ORG_NOT_FOUND", code: "OM_ERR_API" });
+    expect(err.message).toContain(`(check orgId "${ghost}": the server has no organization with that id`);
+    expect(err.message).not.toContain("check the id");
+    expect(err.message).toMatch(
+      /: GET http:\/\/127\.0\.0\.1:\d+\/api\/public\/v1\.0\/orgs\/5f0+ee\/apiKeys\?/,
+    );
+    expect(served().map((r) => [r.method, r.status])).toEqual([["GET", 404]]);
+  });
+
+  it("an unknown key in a PATCH: check apiKeyId, in which organization", async () => {
+    const err = await patchOrgApiKey(client, sim.orgId, ghost, { desc: "x" }).catch((e) => e);
+    expect(err).toMatchObject({ status: 404, errorCode: "API_KEY_NOT_FOUND" });
+    expect(err.message).toContain(
+      `(check apiKeyId "${ghost}": the server has no API key with that id in organization ${sim.orgId}`,
+    );
+    expect(served().map((r) => [r.method, r.status])).toEqual([["PATCH", 404]]);
+  });
+
+  it("API_KEY_NOT_FOUND answered as 400, as the error table lists it, names apiKeyId too", async () => {
+    sim.faults.add({ method: "PATCH", status: 400, errorCode: "API_KEY_NOT_FOUND" });
+    const k = sim.state.apiKeys()[2]!;
+    const err = await patchOrgApiKey(client, sim.orgId, k.id, { desc: "x" }).catch((e) => e);
+    expect(err).toMatchObject({ status: 400, errorCode: "API_KEY_NOT_FOUND" });
+    expect(err.message).toContain(`(check apiKeyId "${k.id}"`);
+  });
+
+  it("an unknown project in a create: check groupId, and the job is not in doubt", async () => {
+    const err = await createLogCollectionJob(client, ghost, job).catch((e) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err).toMatchObject({ status: 404, errorCode: "GROUP_NOT_FOUND" });
+    expect(err.message).toContain(`(check groupId "${ghost}": the server has no project with that id`);
+    expect(served().map((r) => [r.method, r.status])).toEqual([["POST", 404]]);
+  });
+
+  it("a 404 that names no id (a base URL with a wrong path) names every id sent and the base URL", async () => {
+    const wrongRoot = new HttpClient({
+      baseUrl: `${sim.url}/api/public/v2.0`,
+      username: sim.publicKey,
+      password: sim.privateKey,
+    });
+    try {
+      const err = await patchOrgApiKey(wrongRoot, sim.orgId, ghost, { desc: "x" }).catch((e) => e);
+      expect(err).toMatchObject({ status: 404, errorCode: "RESOURCE_NOT_FOUND" });
+      expect(err.message).toContain(`(check orgId "${sim.orgId}" and apiKeyId "${ghost}"; if they are right`);
+      expect(err.message).toContain("base URL");
+    } finally {
+      await wrongRoot.close();
+    }
+  });
+});
+
 describe("creating a log collection job", () => {
   it("POSTs the body once and returns the 24-hex id", async () => {
     const { id } = await createLogCollectionJob(client, sim.groupId, job);

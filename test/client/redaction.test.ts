@@ -9,6 +9,7 @@ import {
   OpsManagerError,
   ResponseShapeError,
   ResponseTooLargeError,
+  SchemeMismatchError,
   TimeoutError,
   TlsError,
 } from "../../provider/client";
@@ -117,6 +118,10 @@ describe("no error ever carries the password or an Authorization header", () => 
       AuthenticationError,
     ]);
     errors.push([await get("/ok", makeClient({ baseUrl: tlsServer.origin })), TlsError]);
+    const plainToTls = tlsServer.origin.replace("https:", "http:");
+    errors.push([await get("/ok", makeClient({ baseUrl: plainToTls })), SchemeMismatchError]);
+    const tlsToPlain = server.origin.replace("http:", "https:");
+    errors.push([await get("/ok", makeClient({ baseUrl: tlsToPlain })), SchemeMismatchError]);
     errors.push([
       await failure(
         Promise.resolve().then(

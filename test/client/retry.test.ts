@@ -128,8 +128,9 @@ describe("retries over the wire", () => {
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).detail).toBe("try 3");
     expect((error as Error).message).toMatch(
-      /^GET \/r failed: 503 Failing — try 3 \(the server failed; try again\): GET http/,
+      /^GET \/r failed: 503 Failing — try 3 \(the server failed; try again\); 3 attempts over \d+\.\d s: GET http/,
     );
+    expect(error).toMatchObject({ attempts: 3, status: 503, code: "OM_ERR_API" });
     expect(server.count("accepted")).toBe(3);
     expect(client.stats.retries).toBe(2);
   });

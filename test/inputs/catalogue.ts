@@ -146,12 +146,31 @@ export const ROWS: Row[] = [
   key("roles with a project role", "roles", /roles\[1\] .*GROUP_OWNER.* is a project role/, {
     roles: ["ORG_MEMBER", "GROUP_OWNER"],
   }),
-  key("roles with an unknown role", "roles", /roles\[0\] must be an organization role: one of ORG_OWNER/, {
-    roles: ["ORG_ADMIN"],
-  }),
+  key(
+    "roles with an unknown role",
+    "roles",
+    /roles\[0\] must be an organization role: one of ORG_OWNER.*\(got "ORG_ADMIN"\)$/,
+    {
+      roles: ["ORG_ADMIN"],
+    },
+  ),
   key("roles in lower case", "roles", /roles\[0\] must be an organization role.*did you mean "ORG_MEMBER"/, {
     roles: ["org_member"],
   }),
+  key(
+    "roles with ORG_READONLY, a near miss of ORG_READ_ONLY",
+    "roles",
+    /roles\[0\] must be an organization role.*\(got "ORG_READONLY"; did you mean "ORG_READ_ONLY"\?\)/,
+    { roles: ["ORG_READONLY"] },
+  ),
+  key(
+    "roles with the typo ORG_OWNR",
+    "roles",
+    /roles\[0\] .*\(got "ORG_OWNR"; did you mean "ORG_OWNER"\?\)/,
+    {
+      roles: ["ORG_OWNR"],
+    },
+  ),
   key("roles holding a number", "roles", /roles\[0\] must be an organization role.*\(got 1\)/, {
     roles: [1],
   }),
@@ -194,6 +213,9 @@ export const ROWS: Row[] = [
   }),
   job("resourceType in lower case", "resourceType", /resourceType must be one of .*did you mean "CLUSTER"/, {
     resourceType: "cluster",
+  }),
+  job("resourceType REPLICA_SET", "resourceType", /\(got "REPLICA_SET"; did you mean "REPLICASET"\?\)/, {
+    resourceType: "REPLICA_SET",
   }),
   job("resourceType missing", "resourceType", /resourceType is required/, undefined, ["resourceType"]),
   job("resourceName empty", "resourceName", /resourceName must not be empty or only white space/, {
@@ -252,7 +274,7 @@ export const ROWS: Row[] = [
   job(
     "logTypes with an unknown type",
     "logTypes",
-    /logTypes\[1\] must be one of AUTOMATION_AGENT, .*"SYSLOG"/,
+    /logTypes\[1\] must be one of AUTOMATION_AGENT, .*\(got "SYSLOG"\)$/,
     {
       logTypes: ["FTDC", "SYSLOG"],
     },
@@ -260,6 +282,18 @@ export const ROWS: Row[] = [
   job("logTypes in lower case", "logTypes", /logTypes\[0\] must be one of .*did you mean "DATABASE"/, {
     logTypes: ["database"],
   }),
+  job(
+    "logTypes with the typo AUTOMATION_AGNET",
+    "logTypes",
+    /logTypes\[0\] .*\(got "AUTOMATION_AGNET"; did you mean "AUTOMATION_AGENT"\?\)/,
+    { logTypes: ["AUTOMATION_AGNET"] },
+  ),
+  job(
+    "logTypes MONGODB, the documentation's name of the database log",
+    "logTypes",
+    /logTypes\[0\] .*\(got "MONGODB"; did you mean "DATABASE"\?/,
+    { logTypes: ["MONGODB"] },
+  ),
   job("logTypes repeated", "logTypes", /logTypes must not repeat a log type: "FTDC" is given 2 times/, {
     logTypes: ["FTDC", "DATABASE", "FTDC"],
   }),

@@ -132,6 +132,30 @@ describe("HTTPS with a private certificate authority, through the host", () => {
     },
   );
 
+  it("http:// for this HTTPS server fails at once, saying to use https:// and naming opsmanager:baseUrl", async () => {
+    sim.resetRequests();
+    const host = await fx.newHost({
+      ...settings({ "opsmanager:caCertificate": ca.caPath }),
+      "opsmanager:baseUrl": `http://127.0.0.1:${sim.port}`,
+    });
+    for (const [urn, props] of [
+      [jobUrn("plain-http"), job("rs0/plain-http")],
+      [keyUrn("plain-http"), fx.withKey({ orgId: sim.orgId, apiKeyId: sim.state.apiKeys()[1]!.id })],
+    ] as const) {
+      const started = Date.now();
+      const error = (await checkThenCreate(host, urn, props).catch((e) => e)) as HostCallError;
+      expect(Date.now() - started).toBeLessThan(3_000);
+      expect(error.message).toContain(
+        `failed: the server at 127.0.0.1:${sim.port} speaks HTTPS, not plain HTTP; use https://127.0.0.1:${sim.port} ` +
+          "as the base URL (opsmanager:baseUrl or the environment variable OPSMANAGER_BASE_URL or MCLI_OPS_MANAGER_URL)",
+      );
+      expect(error.message).not.toContain("\n");
+      // Nothing an HTTPS server could read was sent: no job can exist.
+      expect(error.message).not.toContain("may have");
+    }
+    expect(sim.requests).toEqual([]);
+  });
+
   it("never turns verification off: no NODE_TLS_REJECT_UNAUTHORIZED, no rejectUnauthorized in the package", () => {
     const dist = path.join(repoRoot(), "dist");
     const files: string[] = [];

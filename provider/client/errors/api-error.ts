@@ -23,6 +23,11 @@ export interface ApiErrorInit extends CallInfo {
    * budget had left: the time left and the whole budget, in ms.
    */
   retryBudget?: RetryBudget;
+  /**
+   * What to do, from a layer that knows what the request meant (which id a 404 is about, say), in
+   * place of the advice that the status alone gives.
+   */
+  hint?: string;
 }
 
 /** The part of the retry budget (`maxElapsedMs`) that was left when a `Retry-After` did not fit it. */
@@ -57,6 +62,7 @@ export class ApiError extends OpsManagerError {
   readonly requestSent: boolean;
   readonly location: string | undefined;
   readonly retryBudget: RetryBudget | undefined;
+  readonly hint: string | undefined;
 
   constructor(init: ApiErrorInit, code = "OM_ERR_API", message = formatApiErrorMessage(init)) {
     super(code, message);
@@ -75,6 +81,7 @@ export class ApiError extends OpsManagerError {
     this.requestSent = init.probeFor === undefined;
     this.location = init.location;
     this.retryBudget = init.retryBudget;
+    this.hint = init.hint;
   }
 
   /**
@@ -82,7 +89,20 @@ export class ApiError extends OpsManagerError {
    * `totalMs` retry budget, so it was not retried. The original is left as it is.
    */
   beyondRetryBudget(leftMs: number, totalMs: number): ApiError {
-    return new ApiError({
+    return this.copyWith({ retryBudget: { leftMs, totalMs } });
+  }
+
+  /**
+   * The same error with `hint` as its advice: same status, codes and fields, and the message of
+   * {@link ApiErrorInit.hint}. The original is left as it is (several callers may hold it).
+   */
+  withHint(hint: string): ApiError {
+    return this.copyWith({ hint });
+  }
+
+  /** A new error with every field of this one, `change` applied, and the attempts it noted. */
+  private copyWith(change: Partial<ApiErrorInit>): ApiError {
+    const copy = new ApiError({
       method: this.method,
       path: this.path,
       url: this.url,
@@ -95,12 +115,17 @@ export class ApiError extends OpsManagerError {
       retryAfterMs: this.retryAfterMs,
       bodySnippet: this.bodySnippet,
       location: this.location,
-      retryBudget: { leftMs, totalMs },
+      retryBudget: this.retryBudget,
+      hint: this.hint,
+      ...change,
     });
+    if (this.attempts !== undefined) copy.noteAttempts(this.attempts, this.elapsedMs ?? 0);
+    return copy;
   }
 }
 
 function hintFor(init: ApiErrorInit): string | undefined {
+  if (init.hint !== undefined) return init.hint;
   const { status } = init;
   if (status >= 300 && status < 400) {
     return init.location

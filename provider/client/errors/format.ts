@@ -38,3 +38,14 @@ export function quoteSnippet(text: string, max = 200): string {
   const cut = flat.length > max ? `${flat.slice(0, max)}…` : flat;
   return JSON.stringify(cut);
 }
+
+/**
+ * A system or TLS library message on one line: OpenSSL's `80…:error:0A00010B:SSL routines:…:wrong
+ * version number:../deps/…:350:` becomes `wrong version number`; other text has its white space
+ * collapsed and is cut to `max` characters.
+ */
+export function oneLine(text: string, max = 200): string {
+  const openssl = /[0-9A-F]{8,}:error:[0-9A-F]+:[^:]*:[^:]*:([^:]+):/.exec(text);
+  const flat = (openssl?.[1] ?? text).replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}

@@ -6,5 +6,6 @@ export { NetworkError, type NetworkErrorInit } from "./network-error";
 export { OpsManagerError } from "./opsmanager-error";
 export { ResponseShapeError, type ResponseShapeErrorInit } from "./response-shape-error";
 export { ResponseTooLargeError, type ResponseTooLargeErrorInit } from "./response-too-large-error";
+export { SchemeMismatchError, type SchemeMismatchErrorInit } from "./scheme-mismatch-error";
 export { TimeoutError, type TimeoutErrorInit } from "./timeout-error";
 export { TLS_VERIFICATION_CODES, TlsError, type TlsErrorInit } from "./tls-error";

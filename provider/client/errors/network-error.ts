@@ -1,4 +1,4 @@
-import { type CallInfo, callHead, callSuffix, notSentNote } from "./format";
+import { type CallInfo, callHead, callSuffix, notSentNote, oneLine } from "./format";
 import { OpsManagerError } from "./opsmanager-error";
 
 /** A failure below HTTP: the connection could not be made or broke. */
@@ -14,22 +14,43 @@ export interface NetworkErrorInit extends CallInfo {
   requestSent: boolean;
   /** The underlying error, reduced to name, code and message (never the request). */
   cause?: unknown;
+  /** The base URL setting, as the user knows it. Default `baseUrl`. */
+  baseUrlSetting?: string;
 }
 
-const DESCRIPTIONS: Record<string, string> = {
-  ECONNREFUSED:
-    "the connection was refused; check the host and port in the URL and that the server is running",
-  ENOTFOUND: "the host name was not found; check the host in the URL",
-  EAI_AGAIN: "the host name could not be resolved (DNS failure); check the host in the URL and the network",
-  EHOSTUNREACH: "the host is unreachable; check the network and the host in the URL",
-  ENETUNREACH: "the network is unreachable; check the network",
-  ETIMEDOUT: "the connection timed out; check the network and the host in the URL",
-  UND_ERR_CONNECT_TIMEOUT:
-    "the connection could not be made in time; check the network and the host in the URL",
-  ECONNRESET: "the connection was reset",
-  EPIPE: "the connection was closed while the request was being written",
-  UND_ERR_SOCKET: "the connection was closed by the other side",
-  UND_ERR_CLOSED: "the connection was closed",
+/** The server's part of a URL, for a message: `om.example.com:8443`, or the host alone. */
+function hostOf(url: string, withPort: boolean): string {
+  try {
+    const parsed = new URL(url);
+    return withPort ? parsed.host : parsed.hostname;
+  } catch {
+    return url;
+  }
+}
+
+/** What each failure means and what to check; `setting` is how the user gives the base URL. */
+const DESCRIPTIONS: Record<string, (url: string, setting: string) => string> = {
+  ECONNREFUSED: (url, setting) =>
+    `the connection was refused by ${hostOf(url, true)}; check the host and port of the base URL ` +
+    `(${setting}) and that the server is running`,
+  ENOTFOUND: (url, setting) =>
+    `the host name ${hostOf(url, false)} was not found; check the host of the base URL (${setting})`,
+  EAI_AGAIN: (url, setting) =>
+    `the host name ${hostOf(url, false)} could not be resolved (DNS failure); check the host of the base ` +
+    `URL (${setting}) and the network`,
+  EHOSTUNREACH: (url, setting) =>
+    `the host ${hostOf(url, false)} is unreachable; check the network and the host of the base URL (${setting})`,
+  ENETUNREACH: (url) => `the network to ${hostOf(url, false)} is unreachable; check the network`,
+  ETIMEDOUT: (url, setting) =>
+    `the connection to ${hostOf(url, true)} timed out; check the network and the host and port of the ` +
+    `base URL (${setting})`,
+  UND_ERR_CONNECT_TIMEOUT: (url, setting) =>
+    `the connection to ${hostOf(url, true)} could not be made in time; check the network and the host and ` +
+    `port of the base URL (${setting})`,
+  ECONNRESET: () => "the connection was reset",
+  EPIPE: () => "the connection was closed while the request was being written",
+  UND_ERR_SOCKET: () => "the connection was closed by the other side",
+  UND_ERR_CLOSED: () => "the connection was closed",
 };
 
 /**
@@ -54,8 +75,10 @@ export class NetworkError extends OpsManagerError {
 }
 
 function formatNetworkMessage(init: NetworkErrorInit): string {
-  const known = init.causeCode ? DESCRIPTIONS[init.causeCode] : undefined;
-  const what = known ?? `a network error occurred${init.causeMessage ? ` (${init.causeMessage})` : ""}`;
+  const describe = init.causeCode ? DESCRIPTIONS[init.causeCode] : undefined;
+  const what =
+    describe?.(init.url, init.baseUrlSetting ?? "baseUrl") ??
+    `a network error occurred${init.causeMessage ? ` (${oneLine(init.causeMessage)})` : ""}`;
   const code = init.causeCode ? ` [${init.causeCode}]` : "";
   const reads = init.method === "GET" || init.method === "HEAD";
   const sent =

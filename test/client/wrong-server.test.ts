@@ -1,0 +1,202 @@
+/**
+ * A base URL that cannot work: the other scheme than the server speaks, or no server at all. Each is
+ * told in one line that names the setting to change, and the scheme mix-ups fail at once: retrying
+ * them would only repeat the same failure for the whole backoff.
+ */
+import * as net from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  ApiError,
+  HttpClient,
+  NetworkError,
+  OpsManagerError,
+  SchemeMismatchError,
+} from "../../provider/client";
+import type { ClientOptions } from "../../provider/client/types";
+import { makeTestCa } from "../support/tls";
+import {
+  DEFAULT_PASSWORD,
+  DEFAULT_USER,
+  type DigestServer,
+  startDigestServer,
+} from "./support/digest-server";
+
+const SETTING = "opsmanager:baseUrl or the environment variable OPSMANAGER_BASE_URL";
+
+let tlsServer: DigestServer;
+let plainServer: DigestServer;
+const rawServers: net.Server[] = [];
+const clients: HttpClient[] = [];
+
+beforeAll(async () => {
+  const pki = makeTestCa();
+  tlsServer = await startDigestServer({ tls: { key: pki.serverKey, cert: pki.serverCert } });
+  plainServer = await startDigestServer();
+});
+
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.close()));
+  await Promise.all([tlsServer?.close(), plainServer?.close()]);
+  await Promise.all(rawServers.map((s) => new Promise((resolve) => s.close(resolve))));
+});
+
+/** A client with the default retry policy (8 attempts), as the provider builds it. */
+function makeClient(baseUrl: string, options: Partial<ClientOptions> = {}): HttpClient {
+  const c = new HttpClient({
+    baseUrl,
+    username: DEFAULT_USER,
+    password: DEFAULT_PASSWORD,
+    settingNames: { baseUrl: SETTING },
+    ...options,
+  });
+  clients.push(c);
+  return c;
+}
+
+async function failure(client: HttpClient, method: "GET" | "POST" = "GET") {
+  const started = Date.now();
+  const body = method === "POST" ? { a: 1 } : undefined;
+  const error = await client.request({ method, path: "/orgs/o/apiKeys", body }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  return { error: error as Error, ms: Date.now() - started };
+}
+
+/** A loopback server that answers whatever it is sent with `answer`, then closes. */
+async function rawServer(answer: Buffer | string): Promise<number> {
+  const server = net.createServer((socket) => {
+    socket.once("data", () => socket.end(answer));
+    socket.on("error", () => undefined);
+  });
+  rawServers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return (server.address() as net.AddressInfo).port;
+}
+
+async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+describe("the other scheme than the server speaks", () => {
+  it("http:// to an HTTPS server fails at once, in one line that says to use https:// and names the setting", async () => {
+    const client = makeClient(`http://127.0.0.1:${tlsServer.port}`);
+    const { error, ms } = await failure(client);
+    expect(error).toBeInstanceOf(SchemeMismatchError);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error).toMatchObject({
+      code: "OM_ERR_SCHEME_MISMATCH",
+      serverScheme: "https",
+      suggestedBaseUrl: `https://127.0.0.1:${tlsServer.port}`,
+      requestSent: false,
+    });
+    expect(error.message).toBe(
+      `GET /orgs/o/apiKeys failed: the server at 127.0.0.1:${tlsServer.port} speaks HTTPS, not plain HTTP; ` +
+        `use https://127.0.0.1:${tlsServer.port} as the base URL (${SETTING}): ` +
+        `GET http://127.0.0.1:${tlsServer.port}/api/public/v1.0/orgs/o/apiKeys`,
+    );
+    // One attempt, no retry: the default policy would have spent its whole backoff on this.
+    expect(client.stats).toMatchObject({ roundTrips: 1, retries: 0 });
+    expect(ms).toBeLessThan(2_000);
+    expect(tlsServer.requests).toHaveLength(0);
+  });
+
+  it("a POST over http:// to an HTTPS server is not taken for one the server may have acted on", async () => {
+    const client = makeClient(`http://localhost:${tlsServer.port}/api/public/v1.0`);
+    const { error } = await failure(client, "POST");
+    expect(error).toBeInstanceOf(SchemeMismatchError);
+    expect((error as SchemeMismatchError).requestSent).toBe(false);
+    expect(error.message).toContain(
+      `use https://localhost:${tlsServer.port}/api/public/v1.0 as the base URL`,
+    );
+    expect(error.message).not.toContain("may have");
+    expect(client.stats).toMatchObject({ roundTrips: 1, retries: 0 });
+  });
+
+  it("http:// to a server that answers with a TLS alert record is named the same way", async () => {
+    // What a TLS stack that answers a plain request with an alert sends: a fatal protocol_version alert.
+    const port = await rawServer(Buffer.from([0x15, 0x03, 0x03, 0x00, 0x02, 0x02, 0x46]));
+    const client = makeClient(`http://127.0.0.1:${port}`);
+    const { error, ms } = await failure(client);
+    expect(error).toBeInstanceOf(SchemeMismatchError);
+    expect(error.message).toContain(
+      `speaks HTTPS, not plain HTTP; use https://127.0.0.1:${port} as the base URL`,
+    );
+    expect(error.message).not.toContain("\n");
+    expect(client.stats).toMatchObject({ roundTrips: 1, retries: 0 });
+    expect(ms).toBeLessThan(2_000);
+  });
+
+  it("http:// to a TLS front end that answers 400 'plain HTTP request was sent to HTTPS port' says to use https://", async () => {
+    const page =
+      "<html><head><title>400 The plain HTTP request was sent to HTTPS port</title></head><body></body></html>";
+    const port = await rawServer(
+      "HTTP/1.1 400 Bad Request\r\nContent-Type: text/html\r\nConnection: close\r\n" +
+        `Content-Length: ${page.length}\r\n\r\n${page}`,
+    );
+    const client = makeClient(`http://127.0.0.1:${port}`);
+    const { error } = await failure(client);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(400);
+    expect(error.message).toContain(
+      `(the server speaks HTTPS: use https://127.0.0.1:${port} as the base URL (${SETTING}))`,
+    );
+    expect(client.stats.roundTrips).toBe(1);
+  });
+
+  it("https:// to a plain HTTP server fails at once, in one line without OpenSSL's text, naming http:// and the setting", async () => {
+    const client = makeClient(`https://127.0.0.1:${plainServer.port}`);
+    const { error, ms } = await failure(client);
+    expect(error).toBeInstanceOf(SchemeMismatchError);
+    expect(error).toMatchObject({
+      code: "OM_ERR_SCHEME_MISMATCH",
+      serverScheme: "http",
+      suggestedBaseUrl: `http://127.0.0.1:${plainServer.port}`,
+      requestSent: false,
+    });
+    expect(error.message).toContain(
+      `GET /orgs/o/apiKeys failed: the server at 127.0.0.1:${plainServer.port} answers plain HTTP, not HTTPS`,
+    );
+    expect(error.message).toContain(`use http://127.0.0.1:${plainServer.port} as the base URL (${SETTING})`);
+    expect(error.message).not.toMatch(/\n|SSL routines|ssl3_get_record|:error:/);
+    expect(client.stats).toMatchObject({ roundTrips: 1, retries: 0 });
+    expect(ms).toBeLessThan(2_000);
+    expect(plainServer.requests).toHaveLength(0);
+  });
+});
+
+describe("no server", () => {
+  it("a refused port is reported with the attempts made and the time they took, naming the setting", async () => {
+    const port = await freePort();
+    const client = makeClient(`http://127.0.0.1:${port}`, {
+      retry: { maxAttempts: 4, baseDelayMs: 60, maxDelayMs: 120 },
+    });
+    const { error, ms } = await failure(client);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error).toBeInstanceOf(OpsManagerError);
+    expect(error).toMatchObject({ code: "OM_ERR_NETWORK", causeCode: "ECONNREFUSED", requestSent: false });
+    expect(error).toMatchObject({ attempts: 4 });
+    expect(error.message).toContain(`the connection was refused by 127.0.0.1:${port}`);
+    expect(error.message).toContain(`check the host and port of the base URL (${SETTING})`);
+    const note = new RegExp(
+      `; 4 attempts over (\\d+\\.\\d) s: GET http://127\\.0\\.0\\.1:${port}/api/public/v1\\.0/orgs/o/apiKeys$`,
+    ).exec(error.message);
+    expect(note).not.toBeNull();
+    const reported = Number(note![1]) * 1000;
+    expect(Math.abs(reported - (error as NetworkError).elapsedMs!)).toBeLessThanOrEqual(50);
+    expect(Math.abs(reported - ms)).toBeLessThanOrEqual(150);
+    expect(client.stats).toMatchObject({ roundTrips: 4, retries: 3 });
+  });
+
+  it("an error that was not retried says nothing of attempts", async () => {
+    const port = await freePort();
+    const client = makeClient(`http://127.0.0.1:${port}`, { retry: { maxAttempts: 1 } });
+    const { error } = await failure(client);
+    expect(error).toMatchObject({ causeCode: "ECONNREFUSED", attempts: 1 });
+    expect(error.message).not.toMatch(/attempts? over/);
+  });
+});
