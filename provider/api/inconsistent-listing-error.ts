@@ -1,5 +1,5 @@
+import { OpsManagerError } from "../client/errors";
 import { callSuffix } from "../client/errors/format";
-import { OpsManagerError } from "../client/errors/opsmanager-error";
 
 /** What {@link InconsistentListingError} says about the listing it gave up on. */
 export interface InconsistentListingErrorInit {
