@@ -109,14 +109,20 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** How the server bends the spec's limits, as some deployed servers do. */
+export interface ServerLimits {
+  /** The most keys a page serves, whatever `itemsPerPage` asks (silently). Default none. */
+  maxItemsPerPage?: number;
+}
+
 /** Routes and answers one authenticated request, changing `state` when the operation succeeds. */
-export function handleApiRequest(req: ApiRequest, state: SimState): ApiResult {
+export function handleApiRequest(req: ApiRequest, state: SimState, limits: ServerLimits = {}): ApiResult {
   const segments = req.relPath.split("/").slice(1).map(decodeSegment);
   if (segments.some((s) => s === undefined || s === "")) return notFound(req);
   const [a, b, c, d, ...rest] = segments as string[];
   if (rest.length === 0 && a === "orgs" && b !== undefined && c === "apiKeys") {
     if (d === undefined) {
-      return req.method === "GET" ? listApiKeys(req, state, b) : methodNotAllowed(req, "GET");
+      return req.method === "GET" ? listApiKeys(req, state, b, limits) : methodNotAllowed(req, "GET");
     }
     return req.method === "PATCH" ? patchApiKey(req, state, b, d) : methodNotAllowed(req, "PATCH");
   }
@@ -198,11 +204,12 @@ function orgNotFound(orgId: string): ApiResult {
   return fail(404, "ORG_NOT_FOUND", `No organization with ID ${orgId} exists.`, [orgId]);
 }
 
-function listApiKeys(req: ApiRequest, state: SimState, orgId: string): ApiResult {
+function listApiKeys(req: ApiRequest, state: SimState, orgId: string, limits: ServerLimits): ApiResult {
   const page = pagination(req.query);
   if ("status" in page) return page;
   if (!state.hasOrg(orgId)) return orgNotFound(orgId);
-  const { pageNum, itemsPerPage } = page;
+  const { pageNum } = page;
+  const itemsPerPage = Math.min(page.itemsPerPage, limits.maxItemsPerPage ?? MAX_ITEMS_PER_PAGE);
   const totalCount = state.countApiKeys(orgId);
   const start = (pageNum - 1) * itemsPerPage;
   const results = state.pageOfApiKeys(orgId, start, itemsPerPage).map((k) => apiKeyView(req.origin, k));

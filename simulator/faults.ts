@@ -35,6 +35,16 @@ function validateFault(fault: Fault): void {
   if (fault.beforeAuth && (fault.actThenFail || fault.drop === "after" || fault.drop === "mid")) {
     throw new RangeError('a beforeAuth fault cannot act: no actThenFail, no drop "after" or "mid"');
   }
+  if (fault.whenAnswered !== undefined && typeof fault.whenAnswered !== "function") {
+    throw new TypeError("fault.whenAnswered must be a function");
+  }
+}
+
+/** Checks a page cap: `undefined`, or a whole number from 1 to 500. */
+export function validatePageCap(count: number | undefined, name: string): void {
+  if (count !== undefined && !(Number.isInteger(count) && count >= 1 && count <= 500)) {
+    throw new RangeError(`${name} must be an integer from 1 to 500, got ${count}`);
+  }
 }
 
 /** Describes a fault for the request log, e.g. `delay+status-503`. */
@@ -47,6 +57,7 @@ export function faultName(fault: Fault): string {
   if (fault.actThenFail) parts.push("act-then-fail");
   if (fault.raw) parts.push(`raw-${fault.raw.status}`);
   else if (fault.status !== undefined) parts.push(`status-${fault.status}`);
+  if (fault.whenAnswered) parts.push("when-answered");
   return parts.length > 0 ? parts.join("+") : "none";
 }
 
@@ -57,10 +68,15 @@ export class Faults implements FaultController {
   private chaosPrng = new Prng(1);
   private readonly digest: DigestAuthenticator;
   private readonly defaultNonceLifetimeMs: number;
+  private readonly defaultPageCap: number | undefined;
+  /** The most keys a page serves, whatever `itemsPerPage` asks; `undefined`: no cap. */
+  pageCap: number | undefined;
 
-  constructor(digest: DigestAuthenticator, defaultNonceLifetimeMs: number) {
+  constructor(digest: DigestAuthenticator, defaultNonceLifetimeMs: number, defaultPageCap?: number) {
     this.digest = digest;
     this.defaultNonceLifetimeMs = defaultNonceLifetimeMs;
+    this.defaultPageCap = defaultPageCap;
+    this.pageCap = defaultPageCap;
   }
 
   add(...faults: Fault[]): void {
@@ -84,11 +100,17 @@ export class Faults implements FaultController {
     this.digest.refuseReuse = on;
   }
 
+  maxItemsPerPage(count: number | undefined): void {
+    validatePageCap(count, "maxItemsPerPage");
+    this.pageCap = count;
+  }
+
   clear(): void {
     this.queue = [];
     this.chaos(undefined);
     this.digest.refuseReuse = false;
     this.digest.lifetimeMs = this.defaultNonceLifetimeMs;
+    this.pageCap = this.defaultPageCap;
   }
 
   /**

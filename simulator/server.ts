@@ -7,7 +7,7 @@ import * as https from "node:https";
 import type { AddressInfo } from "node:net";
 import { API_ROOT, type ApiResult, defaultErrorCode, errorBody, handleApiRequest } from "./api";
 import { DEFAULT_NONCE_LIFETIME_MS, DigestAuthenticator } from "./digest";
-import { type ChosenFault, Faults } from "./faults";
+import { type ChosenFault, Faults, validatePageCap } from "./faults";
 import { SimState } from "./state";
 import type { Fault, RecordedRequest, Simulator, SimulatorOptions } from "./types";
 
@@ -28,6 +28,7 @@ function validateOptions(opts: SimulatorOptions): void {
   if (opts.nonceLifetimeMs !== undefined && !(opts.nonceLifetimeMs >= 0)) {
     throw new RangeError(`nonceLifetimeMs must be >= 0, got ${opts.nonceLifetimeMs}`);
   }
+  validatePageCap(opts.maxItemsPerPage, "maxItemsPerPage");
   if (opts.seed?.keys !== undefined && !(Number.isInteger(opts.seed.keys) && opts.seed.keys >= 0)) {
     throw new RangeError(`seed.keys must be a non-negative integer, got ${opts.seed.keys}`);
   }
@@ -75,7 +76,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   const state = SimState.open(opts.seed, opts.stateFile);
   const lifetimeMs = opts.nonceLifetimeMs ?? DEFAULT_NONCE_LIFETIME_MS;
   const digest = new DigestAuthenticator((user) => state.privateKeyOf(user), lifetimeMs);
-  const faults = new Faults(digest, lifetimeMs);
+  const faults = new Faults(digest, lifetimeMs, opts.maxItemsPerPage);
   const requests: RecordedRequest[] = [];
   const record = opts.record !== false;
   const timers = new Set<NodeJS.Timeout>();
@@ -184,6 +185,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       return true;
     }
     if ((fault.raw !== undefined || fault.status !== undefined) && !fault.actThenFail) {
+      fault.whenAnswered?.(entry);
       sendFault(res, entry, fault);
       return true;
     }
@@ -272,7 +274,9 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
         origin: `${scheme}://${req.headers.host ?? `${urlHost(host)}:${port}`}`,
       },
       state,
+      { maxItemsPerPage: faults.pageCap },
     );
+    fault?.whenAnswered?.(entry);
 
     if (fault?.drop === "after") {
       req.socket.destroy();

@@ -63,6 +63,11 @@ export interface SimulatorOptions {
   nonceLifetimeMs?: number;
   /** Record requests in `requests`. Default true. */
   record?: boolean;
+  /**
+   * Serve at most this many keys a page, whatever `itemsPerPage` asks (1 to 500), silently, as some
+   * deployed servers cap pages; the page's links carry the size served. Default none: the spec's 500.
+   */
+  maxItemsPerPage?: number;
 }
 
 /** One request the simulator received, as it crossed the wire. */
@@ -130,6 +135,14 @@ export interface Fault {
    * fault applies to authenticated requests only.
    */
   beforeAuth?: boolean;
+  /**
+   * Called once the server has acted on the request (or picked the fault's answer), before any byte
+   * of the response is sent: a change of state made here (`sim.state.removeApiKey(…)`) is seen by every
+   * request the client sends after reading this answer, and by none before. For races that must not
+   * depend on timing: a key deleted between the pages of one listing. `request.status` is not set yet.
+   * Not called for `hang`, `drop: "before"`, or a request the delay outlived (the server closing).
+   */
+  whenAnswered?: (request: RecordedRequest) => void;
 }
 
 /** Random faults applied to every authenticated request, with a seeded generator. */
@@ -155,7 +168,12 @@ export interface FaultController {
   nonceLifetime(ms: number): void;
   /** Accept each nonce once only (nc 00000001); a reuse gets a 401 with a fresh nonce, stale=false. */
   refuseNonceReuse(on: boolean): void;
-  /** Remove every queued fault, chaos, and refusal; nonce lifetime back to the default. */
+  /** The page cap from now on (see `SimulatorOptions.maxItemsPerPage`); `undefined`: none. */
+  maxItemsPerPage(count: number | undefined): void;
+  /**
+   * Remove every queued fault, chaos, and refusal; nonce lifetime and page cap back to the
+   * simulator's options.
+   */
   clear(): void;
 }
 

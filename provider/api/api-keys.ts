@@ -2,6 +2,7 @@ import { isRecord } from "../client/is-record";
 import type { JsonResponse } from "../client/types";
 import { idSegment, show } from "./ids";
 import { InputError } from "./input-error";
+import { type ListAllOptions, readConsistentListing } from "./listing-pages";
 import { explainNotFound } from "./not-found";
 import { parseResponse } from "./parse";
 import {
@@ -15,6 +16,8 @@ import {
   type OrgRole,
 } from "./schemas";
 import type { Transport } from "./transport";
+
+export { LISTING_READS, type ListAllOptions } from "./listing-pages";
 
 /** Which page of an organization's keys to read. */
 export interface PageOptions {
@@ -60,11 +63,20 @@ export async function listOrgApiKeysPage(
   orgId: string,
   options: PageOptions = {},
 ): Promise<ApiKeyPage> {
+  return (await readCheckedPage(transport, orgId, options)).page;
+}
+
+/** One page, every key checked against the schema, and the URL it came from. */
+async function readCheckedPage(
+  transport: Transport,
+  orgId: string,
+  options: PageOptions,
+): Promise<{ page: ApiKeyPage; url: string }> {
   const { path, query } = pageRequest(orgId, options);
   const response = await transport
     .request({ method: "GET", path, query })
     .catch((error: unknown) => Promise.reject(explainNotFound(error, { orgId })));
-  return parseResponse(apiKeyPageSchema, response, "GET", path);
+  return { page: parseResponse(apiKeyPageSchema, response, "GET", path), url: response.url };
 }
 
 /** The response a listed key came in, shared by the keys of one page. */
@@ -113,6 +125,8 @@ export class ListedApiKey {
 export interface ListedApiKeyPage {
   results: ListedApiKey[];
   totalCount: number;
+  /** The page's absolute URL, query included. */
+  url: string;
 }
 
 const isName = (value: unknown): value is string => typeof value === "string" && value !== "";
@@ -144,69 +158,38 @@ export async function listOrgApiKeysPageCheckedOnUse(
       new ListedApiKey(record as Record<string, unknown> & { id: string; publicKey: string }, listed, index),
     );
   }
-  return { results, totalCount: page.totalCount };
-}
-
-/** How {@link listAllOrgApiKeys} and {@link listOrgApiKeysByPage} read the pages. */
-export interface ListAllOptions {
-  /** 1 to 500. Default 500. */
-  itemsPerPage?: number;
-  /** Pages read at once after page 1. Default 8. */
-  concurrency?: number;
+  return { results, totalCount: page.totalCount, url: response.url };
 }
 
 /**
- * Reads page 1, learns `totalCount`, then the other pages concurrently, stopping at `totalCount`;
- * hands each page to `onPage` as soon as it is in (page 1 first, the others as they arrive).
- */
-async function forEachPage<P extends { totalCount: number; results: unknown[] }>(
-  readPage: (options: PageOptions) => Promise<P>,
-  options: ListAllOptions,
-  onPage: (page: P, pageNum: number) => void,
-): Promise<void> {
-  const itemsPerPage = options.itemsPerPage ?? MAX_ITEMS_PER_PAGE;
-  const first = await readPage({ pageNum: 1, itemsPerPage });
-  onPage(first, 1);
-  const pageCount = Math.max(1, Math.ceil(first.totalCount / itemsPerPage));
-  if (pageCount === 1 || first.results.length === 0) return;
-  let next = 2;
-  const worker = async () => {
-    while (next <= pageCount) {
-      const pageNum = next++;
-      onPage(await readPage({ pageNum, itemsPerPage }), pageNum);
-    }
-  };
-  const concurrency = Math.max(1, options.concurrency ?? 8);
-  await Promise.all(Array.from({ length: Math.min(concurrency, pageCount - 1) }, worker));
-}
-
-/**
- * Every API key of an organization, each checked against the schema. Reads page 1, learns
- * `totalCount`, then reads the other pages concurrently (500 keys a page), and stops at `totalCount`.
- * A key that moves between pages while they are read is returned once.
+ * Every API key of an organization, each once and checked against the schema, from a listing whose
+ * pages agree: page 1 first (500 keys a page, or the server's own page size when it serves fewer),
+ * then the other pages concurrently. A listing whose pages disagree (keys added or deleted while it
+ * was read) is read again, up to `LISTING_READS` times in all, then reported with an
+ * `InconsistentListingError`.
  */
 export async function listAllOrgApiKeys(
   transport: Transport,
   orgId: string,
   options: ListAllOptions = {},
 ): Promise<ApiKey[]> {
-  const pages: ApiKey[][] = [];
-  await forEachPage(
-    (page) => listOrgApiKeysPage(transport, orgId, page),
-    options,
-    (page, pageNum) => {
-      pages[pageNum - 1] = page.results;
+  const pages = await readConsistentListing(
+    keysPath(orgId),
+    async (page) => {
+      const { page: read, url } = await readCheckedPage(transport, orgId, page);
+      return { results: read.results, totalCount: read.totalCount, url };
     },
+    options,
   );
-  // In page order: a key seen on two pages keeps what the later page said.
-  const byId = new Map<string, ApiKey>();
-  for (const page of pages) for (const key of page) byId.set(key.id, key);
-  return [...byId.values()];
+  return pages.flat();
 }
 
 /**
  * Every API key of an organization as {@link ListedApiKey}s, handed to `onPage` page by page as they
- * arrive, so a caller can use a key before the whole listing is in. Resolves when every page is in.
+ * arrive, so a caller can use a key before the whole listing is in. A listing whose pages disagree is
+ * read again as {@link listAllOrgApiKeys} says, and every read's pages are handed over (a key on any
+ * page was really listed). Resolves when a read's pages agreed; rejects with an
+ * `InconsistentListingError` when none did.
  */
 export async function listOrgApiKeysByPage(
   transport: Transport,
@@ -214,10 +197,11 @@ export async function listOrgApiKeysByPage(
   onPage: (keys: ListedApiKey[]) => void,
   options: ListAllOptions = {},
 ): Promise<void> {
-  await forEachPage(
+  await readConsistentListing(
+    keysPath(orgId),
     (page) => listOrgApiKeysPageCheckedOnUse(transport, orgId, page),
     options,
-    (page) => onPage(page.results),
+    (keys) => onPage(keys),
   );
 }
 

@@ -57,7 +57,10 @@ interface Waiter {
 /**
  * One listing of an organization's keys, filled page by page. A lookup is answered as soon as the page
  * with its key is in, not when the last page is: with 10 pages read 8 at a time, the keys of page 1
- * can be PATCHed while the other pages are still on the wire.
+ * can be PATCHed while the other pages are still on the wire. A listing whose pages disagree is read
+ * again (api/listing-pages.ts); its pages still fill the index, since a key on any page was really
+ * listed, and a lookup waits on. A key is missing only once a read's pages agreed without it; a
+ * listing that never agreed fails every lookup still waiting.
  */
 class Listing {
   readonly index = new KeyIndex();
@@ -69,7 +72,7 @@ class Listing {
   constructor(
     transport: Transport,
     orgId: string,
-    /** Value of {@link callSeq} when the listing started: it saw every change made before then. */
+    /** Its tick of {@link clock}: later than every call before it, earlier than every call after. */
     readonly startSeq: number,
     readonly startedAt: number,
   ) {
@@ -121,7 +124,9 @@ class Listing {
   }
 }
 
-let callSeq = 0;
+// One counter orders calls and listings: a listing whose tick is greater than a call's started after
+// that call, so it saw every change made before the call.
+let clock = 0;
 
 function listingsOf(transport: Transport): Map<string, Listing> {
   let map = listings.get(transport);
@@ -132,17 +137,18 @@ function listingsOf(transport: Transport): Map<string, Listing> {
   return map;
 }
 
-function listing(transport: Transport, orgId: string, freshFrom?: number): Listing {
+/** The org's shared listing, or a new one; with `after`, only one that started after that tick. */
+function listing(transport: Transport, orgId: string, after?: number): Listing {
   const map = listingsOf(transport);
   const existing = map.get(orgId);
   if (
     existing !== undefined &&
-    (freshFrom === undefined || existing.startSeq >= freshFrom) &&
+    (after === undefined || existing.startSeq > after) &&
     Date.now() - existing.startedAt < LISTING_TTL_MS
   ) {
     return existing;
   }
-  const entry = new Listing(transport, orgId, callSeq, Date.now());
+  const entry = new Listing(transport, orgId, ++clock, Date.now());
   map.set(orgId, entry);
   // A failed listing is not kept: the next caller tries again.
   entry.done.catch(() => {
@@ -153,19 +159,22 @@ function listing(transport: Transport, orgId: string, freshFrom?: number): Listi
 
 /**
  * Find a key of an organization in the shared listing, as soon as the page that holds it is in. A key
- * missing from a listing that started before this call is looked for once more in a fresh listing (one
- * shared by all such callers), so a key made during the deployment is still found, and a vanished key
- * is reported as gone.
+ * missing from it is looked for once more, in a listing that started after both this call and that
+ * listing (one shared by all such callers): a key made during the deployment is still found, and a key
+ * is `undefined` (gone) only when two listings whose pages agreed both lack it. One is not enough: a
+ * key deleted and another added between two pages (a key rotated) leave the pages agreeing while a
+ * key slid onto a page already read.
  */
 export async function findKey(
   transport: Transport,
   orgId: string,
   selector: ApiKeySelector,
 ): Promise<ApiKey | undefined> {
-  const seq = ++callSeq;
-  const found = await listing(transport, orgId).find(selector);
+  const call = ++clock;
+  const first = listing(transport, orgId);
+  const found = await first.find(selector);
   if (found !== undefined) return found;
-  return listing(transport, orgId, seq).find(selector);
+  return listing(transport, orgId, Math.max(call, first.startSeq)).find(selector);
 }
 
 /** Keep the shared listing fresh with a key the server just returned (a PATCH response). */
@@ -175,6 +184,6 @@ export async function rememberKey(transport: Transport, orgId: string, key: ApiK
 
 /** For tests: forget every listing. */
 export function resetKeyCacheForTests(): void {
-  callSeq = 0;
+  clock = 0;
   listings.clear();
 }

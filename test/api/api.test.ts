@@ -7,6 +7,7 @@ import {
   listOrgApiKeysPageCheckedOnUse,
   patchOrgApiKey,
 } from "../../provider/api/api-keys";
+import { InconsistentListingError } from "../../provider/api/inconsistent-listing-error";
 import { InputError } from "../../provider/api/input-error";
 import { createLogCollectionJob } from "../../provider/api/log-collection-jobs";
 import { UncertainCreateError } from "../../provider/api/uncertain-create-error";
@@ -179,6 +180,111 @@ describe("listing an organization's keys, each checked when used", () => {
     const err = await listOrgApiKeysPageCheckedOnUse(client, sim.orgId).catch((e) => e);
     expect(err).toBeInstanceOf(ResponseShapeError);
     expect(err.message).toMatch(/results: .*totalCount: /);
+  });
+});
+
+describe("a listing whose pages disagree", () => {
+  const listPath = () => `/orgs/${sim.orgId}/apiKeys`;
+  const pagesAsked = () => served().map((r) => `${r.query.pageNum}/${r.query.itemsPerPage}`);
+  const key = (n: number) => ({
+    id: `5f00000000000000000000b${n}`,
+    publicKey: `abcdefg${n}`,
+    desc: `key ${n}`,
+    roles: [{ orgId: sim.orgId, roleName: "ORG_MEMBER" }],
+  });
+  /** A page the server answers as it is, whatever is asked. */
+  const rawPage = (results: unknown[], totalCount: number) => ({
+    method: "GET",
+    raw: { status: 200, contentType: "application/json", body: JSON.stringify({ results, totalCount }) },
+  });
+
+  it("is read again when a key of page 1 is deleted between pages, and then returns every key once", async () => {
+    const victim = sim.state.apiKeys(sim.orgId)[10]!;
+    sim.faults.add({
+      method: "GET",
+      pathPrefix: listPath(),
+      whenAnswered: () => sim.state.removeApiKey(victim.id),
+    });
+    try {
+      const keys = await listAllOrgApiKeys(client, sim.orgId);
+      const ids = keys.map((k) => k.id);
+      expect(ids).toEqual(sim.state.apiKeys(sim.orgId).map((k) => k.id));
+      expect(ids).toHaveLength(1_233);
+      expect(ids).not.toContain(victim.id);
+      const asked = pagesAsked();
+      expect(asked).toHaveLength(6);
+      expect([asked[0], asked[3]]).toEqual(["1/500", "1/500"]);
+      expect(asked.slice(3).sort()).toEqual(["1/500", "2/500", "3/500"]);
+    } finally {
+      // The other tests of this file count 1,234 keys.
+      sim.state.addApiKey({});
+    }
+  });
+
+  it("is read again when a key is on two pages, and returns the read whose pages agree", async () => {
+    const [a, b, c, d] = [key(1), key(2), key(3), key(4)];
+    sim.faults.add(
+      rawPage([a, b], 4),
+      rawPage([b, c], 4),
+      // The second read: every key once.
+      rawPage([a, b], 4),
+      rawPage([c, d], 4),
+    );
+    const keys = await listAllOrgApiKeys(client, sim.orgId, { itemsPerPage: 2 });
+    expect(keys.map((k) => k.publicKey)).toEqual(["abcdefg1", "abcdefg2", "abcdefg3", "abcdefg4"]);
+    expect(pagesAsked()).toEqual(["1/2", "2/2", "1/2", "2/2"]);
+  });
+
+  it("that never agree is reported after three reads, saying how they disagreed and what to do", async () => {
+    const [a, b, c] = [key(1), key(2), key(3)];
+    // Page 2 of 3 is short on every read, as if a key were deleted each time between pages 1 and 2;
+    // page 3 is never asked.
+    for (let read = 0; read < 3; read++) sim.faults.add(rawPage([a, b], 5), rawPage([c], 5));
+    const err = await listAllOrgApiKeys(client, sim.orgId, { itemsPerPage: 2, concurrency: 1 }).catch(
+      (error) => error,
+    );
+    expect(err).toBeInstanceOf(InconsistentListingError);
+    expect(err.code).toBe("OM_ERR_INCONSISTENT_LISTING");
+    expect(err.reads).toBe(3);
+    expect(err.message).toBe(
+      `GET ${listPath()}: the organization's key listing kept changing while it was read (read 3 times, and ` +
+        "each time its pages disagreed; last: page 2 of 3 held 1 keys, not the 2 that 5 keys in pages of 2 " +
+        "leave it). Keys were being added or deleted meanwhile, so a key could have been on no page or on " +
+        "two, and the listing was not used. Run the command again once those changes have stopped: " +
+        `GET ${sim.apiRoot}${listPath()}`,
+    );
+    // No page after the one that disagreed is asked.
+    expect(pagesAsked()).toEqual(["1/2", "2/2", "1/2", "2/2", "1/2", "2/2"]);
+  });
+
+  it("from a server that serves fewer keys a page than asked, asks the other pages with the size served", async () => {
+    sim.faults.maxItemsPerPage(100);
+    const keys = await listAllOrgApiKeys(client, sim.orgId);
+    expect(keys.map((k) => k.id)).toEqual(sim.state.apiKeys(sim.orgId).map((k) => k.id));
+    const asked = pagesAsked();
+    expect(asked[0]).toBe("1/500");
+    expect(asked.slice(1).sort((x, y) => Number.parseInt(x, 10) - Number.parseInt(y, 10))).toEqual(
+      Array.from({ length: 12 }, (_, i) => `${i + 2}/100`),
+    );
+  });
+
+  it("page by page, hands over the pages of every read, and resolves once a read agrees", async () => {
+    const victim = sim.state.apiKeys(sim.orgId)[10]!;
+    sim.faults.add({
+      method: "GET",
+      pathPrefix: listPath(),
+      whenAnswered: () => sim.state.removeApiKey(victim.id),
+    });
+    try {
+      const handed: string[] = [];
+      await listOrgApiKeysByPage(client, sim.orgId, (keys) => handed.push(...keys.map((k) => k.id)));
+      // Each read handed over 1,233 keys: the first lost the key that slid onto its page 1, but still
+      // had the deleted one, which was really listed (a caller may use it). Together: every key.
+      expect(handed).toHaveLength(1_233 + 1_233);
+      expect(new Set(handed)).toEqual(new Set([victim.id, ...sim.state.apiKeys(sim.orgId).map((k) => k.id)]));
+    } finally {
+      sim.state.addApiKey({});
+    }
   });
 });
 

@@ -77,6 +77,30 @@ describe("getOrgApiKeys in a program", () => {
       await sim.close();
     }
   });
+
+  it("lists every key once when a key of page 1 is deleted while the other pages are read", async () => {
+    const { startSimulator } = await import("../../simulator");
+    const sim = await startSimulator({ seed: { keys: 1_100, privateKey: SECRET } });
+    try {
+      pulumi.runtime.setAllConfig(
+        {
+          "opsmanager:baseUrl": sim.url,
+          "opsmanager:publicKey": sim.publicKey,
+          "opsmanager:privateKey": SECRET,
+        },
+        ["opsmanager:privateKey"],
+      );
+      const victim = sim.state.apiKeys(sim.orgId)[10]!;
+      sim.faults.add({ method: "GET", whenAnswered: () => sim.state.removeApiKey(victim.id) });
+      const keys = await om.getOrgApiKeys({ orgId: sim.orgId });
+      // Without the re-read, the key that slid from page 2 onto page 1 would be on no page.
+      expect(keys.map((k) => k.id)).toEqual(sim.state.apiKeys(sim.orgId).map((k) => k.id));
+      expect(keys).toHaveLength(1_100);
+      expect(sim.requests.filter((r) => r.status === 200)).toHaveLength(6);
+    } finally {
+      await sim.close();
+    }
+  });
 });
 
 describe("programs under setMocks", () => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { InconsistentListingError } from "../../provider/api/inconsistent-listing-error";
 import type { Transport } from "../../provider/api/transport";
 import { HttpClient } from "../../provider/client";
 import type { JsonResponse, RequestOptions } from "../../provider/client/types";
@@ -63,7 +64,7 @@ describe("the shared org listing", () => {
     ]);
   });
 
-  it("answers that a key is missing only once every page is in", async () => {
+  it("answers that a key is missing only once every page of two listings is in", async () => {
     sim.faults.add(
       { method: "GET", pathPrefix: "/orgs/", times: 1 },
       { method: "GET", pathPrefix: "/orgs/", delayMs: 300, times: 2 },
@@ -72,7 +73,75 @@ describe("the shared org listing", () => {
     const missing = await settledAt(start, findKey(client, sim.orgId, { id: "5f00000000000000000fffff" }));
     expect(missing.value).toBeUndefined();
     expect(missing.ms).toBeGreaterThanOrEqual(300);
-    expect(sim.requests.filter((r) => r.status === 200)).toHaveLength(3);
+    // Pages that agree can still hide a key (one deleted and one added between them): a second
+    // listing, started after the first, confirms the key is gone.
+    expect(sim.requests.filter((r) => r.status === 200).map((r) => r.query.pageNum)).toEqual([
+      "1",
+      expect.any(String),
+      expect.any(String),
+      "1",
+      expect.any(String),
+      expect.any(String),
+    ]);
+  });
+});
+
+describe("a listing read while the org's keys move", () => {
+  const pageOnes = () => sim.requests.filter((r) => r.status === 200 && r.query.pageNum === "1").length;
+
+  it("answers every waiting lookup once, from whichever read has its key, and says missing only after agreeing listings", async () => {
+    const keys = sim.state.apiKeys();
+    const [victim, onPage1, shifted, onPage3] = [keys[10]!, keys[20]!, keys[PAGE]!, keys[2 * PAGE + 200]!];
+    // After page 1 is answered, a key of page 1 is deleted: the key that opened page 2 slides onto page 1.
+    sim.faults.add({
+      method: "GET",
+      pathPrefix: `/orgs/${sim.orgId}/apiKeys`,
+      whenAnswered: () => sim.state.removeApiKey(victim.id),
+    });
+    try {
+      const lookups = [
+        findKey(client, sim.orgId, { id: shifted.id }),
+        findKey(client, sim.orgId, { publicKey: onPage1.publicKey }),
+        findKey(client, sim.orgId, { id: onPage3.id }),
+        findKey(client, sim.orgId, { id: "5f00000000000000000fffff" }),
+      ];
+      const [s, p1, p3, missing] = await Promise.all(lookups);
+      expect([s?.id, p1?.id, p3?.id, missing]).toEqual([shifted.id, onPage1.id, onPage3.id, undefined]);
+      // The first read, its re-read, and one more listing to confirm the missing key.
+      expect(pageOnes()).toBe(3);
+      expect(sim.requests.filter((r) => r.status === 200)).toHaveLength(9);
+    } finally {
+      sim.state.addApiKey({});
+    }
+  });
+
+  it("that never agrees answers the keys it listed, fails the lookups still waiting, and is not kept", async () => {
+    const before = sim.state.apiKeys().length;
+    const onPage1 = sim.state.apiKeys()[20]!;
+    sim.faults.add({
+      method: "GET",
+      pathPrefix: `/orgs/${sim.orgId}/apiKeys`,
+      times: 1_000,
+      whenAnswered: () => sim.state.addApiKey({}),
+    });
+    try {
+      const [found, missing] = await Promise.allSettled([
+        findKey(client, sim.orgId, { id: onPage1.id }),
+        findKey(client, sim.orgId, { id: "5f00000000000000000fffff" }),
+      ]);
+      expect(found).toMatchObject({ status: "fulfilled", value: { id: onPage1.id } });
+      expect(missing.status).toBe("rejected");
+      const error = (missing as PromiseRejectedResult).reason;
+      expect(error).toBeInstanceOf(InconsistentListingError);
+      expect(error).toMatchObject({ code: "OM_ERR_INCONSISTENT_LISTING", reads: 3 });
+      expect(pageOnes()).toBe(3);
+      // Once the org is still, the next lookup lists it afresh and may say the key is missing.
+      sim.faults.clear();
+      expect(await findKey(client, sim.orgId, { id: "5f00000000000000000fffff" })).toBeUndefined();
+      expect(pageOnes()).toBe(5);
+    } finally {
+      for (const extra of sim.state.apiKeys().slice(before)) sim.state.removeApiKey(extra.id);
+    }
   });
 });
 

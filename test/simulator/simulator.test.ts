@@ -453,6 +453,55 @@ describe("the three operations", () => {
     expect(body.links.map((l) => l.rel)).toEqual(["self", "previous"]);
   });
 
+  it("a page cap serves at most that many keys a page whatever itemsPerPage asks, and the links say so", async () => {
+    const orgId = "5f00000000000000000000c1";
+    sim.state.addApiKeys(250, orgId);
+    sim.faults.maxItemsPerPage(100);
+    const base = `${sim.apiRoot}/orgs/${orgId}/apiKeys`;
+    const first = json<ListBody>(
+      await client.call("GET", `/orgs/${orgId}/apiKeys?pageNum=1&itemsPerPage=500`),
+    );
+    expect(first.results).toHaveLength(100);
+    expect(first.totalCount).toBe(250);
+    expect(first.links).toEqual([
+      { href: `${base}?pageNum=1&itemsPerPage=100`, rel: "self" },
+      { href: `${base}?pageNum=2&itemsPerPage=100`, rel: "next" },
+    ]);
+    const third = json<ListBody>(
+      await client.call("GET", `/orgs/${orgId}/apiKeys?pageNum=3&itemsPerPage=100`),
+    );
+    expect(third.results.map((k) => k.id)).toEqual(
+      sim.state
+        .apiKeys(orgId)
+        .slice(200)
+        .map((k) => k.id),
+    );
+    // A smaller page than the cap is served as asked; clear() lifts the cap.
+    const small = json<ListBody>(await client.call("GET", `/orgs/${orgId}/apiKeys?itemsPerPage=30`));
+    expect(small.results).toHaveLength(30);
+    sim.faults.clear();
+    const whole = json<ListBody>(await client.call("GET", `/orgs/${orgId}/apiKeys?itemsPerPage=500`));
+    expect(whole.results).toHaveLength(250);
+  });
+
+  it("a page cap given at start survives clear(), and one outside 1 to 500 is refused", async () => {
+    await expect(startSimulator({ maxItemsPerPage: 0 })).rejects.toThrow(
+      /maxItemsPerPage must be an integer from 1 to 500, got 0/,
+    );
+    expect(() => sim.faults.maxItemsPerPage(501)).toThrow(/from 1 to 500, got 501/);
+    const capped = await startSimulator({ maxItemsPerPage: 2 });
+    try {
+      capped.faults.clear();
+      const body = json<ListBody>(
+        await new DigestClient(capped).call("GET", `/orgs/${capped.orgId}/apiKeys`),
+      );
+      expect(body.results).toHaveLength(2);
+      expect(body.totalCount).toBe(6);
+    } finally {
+      await capped.close();
+    }
+  });
+
   it("itemsPerPage outside 1 to 500 or a pageNum that is not a positive integer is 400 INVALID_QUERY_PARAMETER", async () => {
     for (const query of [
       "itemsPerPage=501",
@@ -760,6 +809,42 @@ describe("fault injection", () => {
     const key = sim.state.addApiKey({});
     expect((await client.call("PATCH", `${list}/${key.id}`, { desc: "z" })).status).toBe(500);
     expect((await client.call("PATCH", `${list}/${key.id}`, { desc: "z" })).status).toBe(200);
+  });
+
+  it("whenAnswered runs after the server acted and before it answers: the next request sees the change, this one does not", async () => {
+    const list = `/orgs/${sim.orgId}/apiKeys?itemsPerPage=500`;
+    const count = () => sim.state.apiKeys(sim.orgId).length;
+    const before = count();
+    const seen: string[] = [];
+    sim.faults.add({
+      method: "GET",
+      pathPrefix: "/orgs/",
+      times: 2,
+      whenAnswered: (request) => {
+        seen.push(`${request.method} ${request.query.itemsPerPage} ${request.status}`);
+        sim.state.addApiKey({});
+      },
+    });
+    const totals = [];
+    for (let i = 0; i < 3; i++) totals.push(json<ListBody>(await client.call("GET", list)).totalCount);
+    expect(totals).toEqual([before, before + 1, before + 2]);
+    expect(count()).toBe(before + 2);
+    expect(seen).toEqual(["GET 500 0", "GET 500 0"]);
+    expect(sim.requests.filter((r) => r.authenticated).map((r) => r.fault)).toEqual([
+      "when-answered",
+      "when-answered",
+      undefined,
+    ]);
+  });
+
+  it("whenAnswered runs for a fault's answer too, and must be a function", async () => {
+    let calls = 0;
+    sim.faults.add({ status: 503, whenAnswered: () => calls++ });
+    expect((await client.call("GET", `/orgs/${sim.orgId}/apiKeys`)).status).toBe(503);
+    expect(calls).toBe(1);
+    expect(() => sim.faults.add({ whenAnswered: "x" as unknown as () => void })).toThrow(
+      /whenAnswered must be a function/,
+    );
   });
 
   it("a delay fault answers normally after the delay", async () => {

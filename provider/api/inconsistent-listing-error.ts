@@ -1,0 +1,48 @@
+import { OpsManagerError } from "../client/errors";
+import { callSuffix } from "../client/errors/format";
+
+/** What {@link InconsistentListingError} says about the listing it gave up on. */
+export interface InconsistentListingErrorInit {
+  /** The listing's path below the API root, `/orgs/{ORG-ID}/apiKeys`. */
+  path: string;
+  /** The listing's absolute URL, without a page's query. */
+  url: string;
+  /** How many times the whole listing was read. */
+  reads: number;
+  /** How the pages of the last read disagreed, e.g. `page 2 said 1,199 keys where page 1 said 1,200`. */
+  disagreement: string;
+}
+
+/**
+ * An organization's key listing whose pages disagreed with each other on every read (code
+ * `OM_ERR_INCONSISTENT_LISTING`): keys were added or deleted while the pages were read, so a key could
+ * have been on no page or on two. Such a listing is read again a bounded number of times, then
+ * reported rather than trusted: no key is taken to be gone on its word.
+ *
+ * @example
+ * `GET /orgs/5f1…/apiKeys: the organization's key listing kept changing while it was read (read 3 times; …)`
+ */
+export class InconsistentListingError extends OpsManagerError {
+  readonly method: string;
+  readonly path: string;
+  readonly url: string;
+  readonly reads: number;
+  readonly disagreement: string;
+
+  constructor(init: InconsistentListingErrorInit) {
+    super(
+      "OM_ERR_INCONSISTENT_LISTING",
+      `GET ${init.path}: the organization's key listing kept changing while it was read ` +
+        `(read ${init.reads} times, and each time its pages disagreed; last: ${init.disagreement}). ` +
+        "Keys were being added or deleted meanwhile, so a key could have been on no page or on two, and the " +
+        "listing was not used. Run the command again once those changes have stopped" +
+        callSuffix({ method: "GET", path: init.path, url: init.url }),
+    );
+    this.name = "InconsistentListingError";
+    this.method = "GET";
+    this.path = init.path;
+    this.url = init.url;
+    this.reads = init.reads;
+    this.disagreement = init.disagreement;
+  }
+}

@@ -1,0 +1,135 @@
+/**
+ * Reading a whole paged listing of an organization's keys so that it can be trusted: pages are offsets
+ * into a list that others may change meanwhile (spec, List API keys: `pageNum`, `itemsPerPage`,
+ * `totalCount`), so a read whose pages disagree is read again, and reported when it never agrees.
+ */
+
+import { show } from "./ids";
+import { InconsistentListingError } from "./inconsistent-listing-error";
+import { InputError } from "./input-error";
+import { MAX_ITEMS_PER_PAGE } from "./schemas";
+
+/** Which page to read, as `readConsistentListing` asks it of its page reader. */
+export interface PageRequest {
+  pageNum: number;
+  itemsPerPage: number;
+}
+
+/** How many times a listing whose pages disagree is read in all before it is reported. */
+export const LISTING_READS = 3;
+
+/** How an organization's listing is read (`listAllOrgApiKeys`, `listOrgApiKeysByPage`). */
+export interface ListAllOptions {
+  /** Asked of page 1, 1 to 500. Default 500. A server that serves fewer sets the size of the others. */
+  itemsPerPage?: number;
+  /** Pages read at once after page 1. Default 8. */
+  concurrency?: number;
+  /** Reads of the whole listing, at most, while its pages disagree. Default {@link LISTING_READS}. */
+  maxReads?: number;
+}
+
+/** A page as the pager needs it: its keys (by id), the server's count, and its URL for errors. */
+export interface Page<K> {
+  results: K[];
+  totalCount: number;
+  url: string;
+}
+
+/** The pages of one read of a listing, in page order, or how they disagreed. */
+type Read<K> = { pages: K[][]; url: string; disagreement?: string };
+
+const count = (n: number) => n.toLocaleString("en-US");
+
+/**
+ * Reads a listing once: page 1, then the others concurrently, each handed to `onPage` as it arrives,
+ * and says whether the pages agree. They agree when every page gives page 1's `totalCount`, every page
+ * but the last is full, the last holds the rest, and no id is on two pages, so that the keys add up to
+ * `totalCount`. A key deleted or added before the page being read shifts the later pages by one
+ * (offset paging): a key is then on no page, or on two. Once a page disagrees no other page is asked.
+ */
+async function readListingOnce<K extends { id: string }>(
+  readPage: (request: PageRequest) => Promise<Page<K>>,
+  itemsPerPage: number,
+  concurrency: number,
+  onPage: (keys: K[], pageNum: number) => void,
+): Promise<Read<K>> {
+  const first = await readPage({ pageNum: 1, itemsPerPage });
+  onPage(first.results, 1);
+  const total = first.totalCount;
+  const served = first.results.length;
+  const read: Read<K> = { pages: [first.results], url: first.url };
+  // A page 1 shorter than asked while more keys exist shows the server's own page size (some servers
+  // cap itemsPerPage silently): the other pages are asked with it, so their offsets are unambiguous.
+  const size = served < itemsPerPage && total > served ? served : itemsPerPage;
+  if (size === 0) {
+    read.disagreement = `page 1 held no keys, though its totalCount said ${count(total)}`;
+    return read;
+  }
+  const pageCount = Math.max(1, Math.ceil(total / size));
+  const disagrees = (page: Page<K>, pageNum: number): string | undefined => {
+    if (page.totalCount !== total) {
+      return `page ${pageNum} said ${count(page.totalCount)} keys where page 1 said ${count(total)}`;
+    }
+    const due = pageNum < pageCount ? size : total - (pageCount - 1) * size;
+    if (page.results.length !== due) {
+      return `page ${pageNum} of ${pageCount} held ${count(page.results.length)} keys, not the ${count(due)} that ${count(total)} keys in pages of ${count(size)} leave it`;
+    }
+    return undefined;
+  };
+  read.disagreement = disagrees(first, 1);
+  let next = 2;
+  const worker = async () => {
+    while (next <= pageCount && read.disagreement === undefined) {
+      const pageNum = next++;
+      const page = await readPage({ pageNum, itemsPerPage: size });
+      read.pages[pageNum - 1] = page.results;
+      read.url = page.url;
+      onPage(page.results, pageNum);
+      read.disagreement ??= disagrees(page, pageNum);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(Math.max(1, concurrency), pageCount - 1) }, worker));
+  if (read.disagreement !== undefined) return read;
+  const pageOf = new Map<string, number>();
+  read.pages.forEach((keys, i) => {
+    for (const key of keys) {
+      const seen = pageOf.get(key.id);
+      if (seen !== undefined) read.disagreement ??= `key ${key.id} was on page ${seen} and on page ${i + 1}`;
+      else pageOf.set(key.id, i + 1);
+    }
+  });
+  if (read.disagreement === undefined && pageOf.size !== total) {
+    read.disagreement = `the pages held ${count(pageOf.size)} distinct keys where totalCount said ${count(total)}`;
+  }
+  return read;
+}
+
+/**
+ * Reads a listing until its pages agree (see {@link readListingOnce}), at most `maxReads` times, and
+ * returns the pages of the read that agreed, in page order. Every page of every read is handed to
+ * `onPage` as it arrives: a key on any page was really listed, so a caller may use it at once.
+ * Throws an {@link InconsistentListingError} when no read agreed.
+ */
+export async function readConsistentListing<K extends { id: string }>(
+  path: string,
+  readPage: (request: PageRequest) => Promise<Page<K>>,
+  options: ListAllOptions,
+  onPage: (keys: K[], pageNum: number) => void = () => {},
+): Promise<K[][]> {
+  const itemsPerPage = options.itemsPerPage ?? MAX_ITEMS_PER_PAGE;
+  const maxReads = options.maxReads ?? LISTING_READS;
+  if (!Number.isInteger(maxReads) || maxReads < 1) {
+    throw new InputError("maxReads", "must be a whole number from 1", show(maxReads));
+  }
+  let last: Read<K> | undefined;
+  for (let reads = 1; reads <= maxReads; reads++) {
+    last = await readListingOnce(readPage, itemsPerPage, options.concurrency ?? 8, onPage);
+    if (last.disagreement === undefined) return last.pages;
+  }
+  throw new InconsistentListingError({
+    path,
+    url: last!.url.split("?")[0]!,
+    reads: maxReads,
+    disagreement: last!.disagreement!,
+  });
+}
