@@ -3,17 +3,9 @@ import type { JsonResponse } from "../client/types";
 import { idSegment, show } from "./ids";
 import { InputError } from "./input-error";
 import { parseResponse } from "./parse";
-import {
-  type ApiKey,
-  type ApiKeyPage,
-  apiKeyListingSchema,
-  apiKeyPageSchema,
-  apiKeySchema,
-  MAX_ITEMS_PER_PAGE,
-  ORG_ROLES,
-  type OrgRole,
-} from "./schemas";
+import { apiKeyListingSchema, apiKeyPageSchema, apiKeySchema, MAX_ITEMS_PER_PAGE } from "./schemas";
 import type { Transport } from "./transport";
+import { type ApiKey, type ApiKeyPage, ORG_ROLES, type OrgRole } from "./types";
 
 /** Which page of an organization's keys to read. */
 export interface PageOptions {

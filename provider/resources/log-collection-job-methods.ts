@@ -5,25 +5,11 @@
 import { z } from "zod";
 import { hex24Rule, show } from "../api/ids";
 import { createLogCollectionJob } from "../api/log-collection-jobs";
-import { LOG_TYPES, type LogType, RESOURCE_TYPES, type ResourceType } from "../api/schemas";
+import { LOG_TYPES, RESOURCE_TYPES } from "../api/types";
 import { inContext } from "./in-context";
+import type { LogCollectionJobProviderInputs, LogCollectionJobProviderOutputs } from "./provider-types";
 import { currentClient, currentSettings, whenConfigured } from "./runtime";
 import { checkProperties, oneOfRule, typeRule } from "./validate";
-
-/** LogCollectionJob's inputs as the provider receives them. */
-export interface LogCollectionJobProviderInputs {
-  groupId: string;
-  resourceType: ResourceType;
-  resourceName: string;
-  sizeRequestedPerFileBytes: number;
-  logTypes: LogType[];
-  redacted: boolean;
-}
-
-/** LogCollectionJob's outputs: the job's id and every input. */
-export interface LogCollectionJobProviderOutputs extends LogCollectionJobProviderInputs {
-  jobId: string;
-}
 
 const INPUTS = [
   "groupId",
