@@ -1,28 +1,82 @@
 #!/usr/bin/env node
-// `npm run example`: start the local simulator, keep Pulumi's state in a temporary directory (a local
-// file backend), and run `pulumi up` on the quickstart (the root Pulumi.yaml), then a preview that
-// should show no changes. With OPSMANAGER_BASE_URL set, the real server of the environment is used.
+// `npm run example`: run the quickstart project (examples/quickstart) as a user of a clone would, with
+// `pulumi up`, a second preview that should show no changes, and `pulumi destroy`, keeping Pulumi's
+// state in a temporary directory (a local file backend). It starts the local simulator unless
+// OPSMANAGER_BASE_URL names a server of your own.
+//
+// Order: the Pulumi CLI first (nothing else is worth doing without it), then the build, then the
+// quickstart's own `npm install`, then the simulator and the stack.
 const { spawnSync } = require("node:child_process");
 const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
 
 const root = path.resolve(__dirname, "..");
+const quickstart = path.join(__dirname, "quickstart");
+// Where a CLI installed by this script goes (ignored by git), so that nothing outside the clone changes.
+const localCliRoot = path.join(root, ".pulumi");
 
-if (spawnSync("pulumi", ["version"], { stdio: "ignore" }).status !== 0) {
-  console.error(
-    [
-      "npm run example needs the Pulumi CLI, and there is no `pulumi` on PATH.",
-      "Install it (https://www.pulumi.com/docs/install/):",
-      "  curl -fsSL https://get.pulumi.com | sh     # Linux and macOS",
-      "  brew install pulumi/tap/pulumi             # Homebrew",
-      "then run `npm run example` again. The tests (`npm test`) do not need it.",
-    ].join("\n"),
-  );
+const HOW_TO_INSTALL = [
+  "Install the Pulumi CLI (https://www.pulumi.com/docs/install/), then run `npm run example` again:",
+  "  curl -fsSL https://get.pulumi.com | sh     # Linux and macOS",
+  "  brew install pulumi/tap/pulumi             # Homebrew",
+  "The tests (`npm test`) do not need it.",
+].join("\n");
+
+function fail(message) {
+  console.error(message);
   process.exit(1);
 }
 
+/** The CLI on PATH; else one installed earlier into .pulumi/; else one the Automation API installs there. */
+async function pulumiCommand() {
+  let automation;
+  try {
+    automation = require("@pulumi/pulumi/automation");
+  } catch {
+    fail("npm run example needs this repository's dependencies: run `npm install` first.");
+  }
+  const { PulumiCommand } = automation;
+  try {
+    return await PulumiCommand.get();
+  } catch (error) {
+    const why = spawnSync("pulumi", ["version"], { stdio: "ignore" }).error
+      ? "There is no `pulumi` on PATH"
+      : `The \`pulumi\` on PATH cannot be used (${firstLine(error)})`;
+    console.log(
+      `${why}: installing the Pulumi CLI into ${localCliRoot} with the Automation API's installer.`,
+    );
+  }
+  try {
+    const command = await PulumiCommand.install({ root: localCliRoot });
+    console.log(`Using the Pulumi CLI ${command.version} in ${localCliRoot}.`);
+    return command;
+  } catch (error) {
+    fail(`The Pulumi CLI could not be installed: ${firstLine(error)}\n${HOW_TO_INSTALL}`);
+  }
+}
+
+function firstLine(error) {
+  return String(error instanceof Error ? error.message : error)
+    .split("\n")
+    .find((line) => line.trim() !== "")
+    ?.trim();
+}
+
+function npm(args, cwd) {
+  const result = spawnSync(process.platform === "win32" ? "npm.cmd" : "npm", args, { cwd, stdio: "inherit" });
+  if (result.status !== 0) fail(`npm ${args.join(" ")} failed in ${cwd}`);
+}
+
 async function main() {
+  const pulumi = await pulumiCommand();
+
+  npm(["run", "build"], root);
+  // The quickstart depends on this clone by path (`file:../..`); its own install links it.
+  if (!fs.existsSync(path.join(quickstart, "node_modules", "pulumi-opsmanager"))) {
+    npm(["install", "--no-audit", "--no-fund"], quickstart);
+  }
+
   const { LocalWorkspace } = require("@pulumi/pulumi/automation");
   const { startSimulator } = require(path.join(root, "dist/simulator"));
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "opsmanager-example-"));
@@ -30,17 +84,19 @@ async function main() {
   const sim = useReal ? undefined : await startSimulator({});
   if (sim) console.log(`simulator: ${sim.url} (org ${sim.orgId}, project ${sim.groupId})`);
   console.log(`state:     file://${stateDir}`);
-  const stack = await LocalWorkspace.createOrSelectStack(
-    { stackName: "example", workDir: root },
-    {
-      envVars: {
-        PULUMI_BACKEND_URL: `file://${stateDir}`,
-        PULUMI_CONFIG_PASSPHRASE: "",
-        PULUMI_SKIP_UPDATE_CHECK: "true",
-      },
-    },
-  );
+  let stack;
   try {
+    stack = await LocalWorkspace.createOrSelectStack(
+      { stackName: "example", workDir: quickstart },
+      {
+        pulumiCommand: pulumi,
+        envVars: {
+          PULUMI_BACKEND_URL: `file://${stateDir}`,
+          PULUMI_CONFIG_PASSPHRASE: "",
+          PULUMI_SKIP_UPDATE_CHECK: "true",
+        },
+      },
+    );
     // Against a server of your own, say which org, project and key the quickstart uses.
     for (const [variable, key] of [
       ["QUICKSTART_ORG_ID", "quickstart:orgId"],
@@ -62,7 +118,7 @@ async function main() {
     await stack.preview({ onOutput: write, diff: true });
     await stack.destroy({ onOutput: write });
   } finally {
-    await stack.workspace.removeStack("example").catch(() => undefined);
+    await stack?.workspace.removeStack("example").catch(() => undefined);
     await sim?.close();
     fs.rmSync(stateDir, { recursive: true, force: true });
   }

@@ -4,8 +4,8 @@
 export type { ApiKeyChange, ApiKeySelector, PageOptions } from "./api/api-keys";
 export { InconsistentListingError } from "./api/inconsistent-listing-error";
 export { InputError } from "./api/input-error";
-export type { ApiKey, GroupRole, LogType, OrgRole, ResourceType, Role } from "./api/schemas";
-export { GROUP_ROLES, LOG_TYPES, ORG_ROLES, RESOURCE_TYPES } from "./api/schemas";
+export type { ApiKey, GroupRole, LogType, OrgRole, ResourceType, Role } from "./api/types";
+export { GROUP_ROLES, LOG_TYPES, ORG_ROLES, RESOURCE_TYPES } from "./api/types";
 export { UncertainCreateError } from "./api/uncertain-create-error";
 export {
   ApiError,
@@ -22,13 +22,11 @@ export {
 export { ConfigError } from "./resources/config-error";
 export { type GetOrgApiKeysArgs, getOrgApiKeys } from "./resources/get-org-api-keys";
 export { LogCollectionJob, type LogCollectionJobArgs } from "./resources/log-collection-job";
+export { OrgApiKey, type OrgApiKeyArgs, type OrgApiKeyState } from "./resources/org-api-key";
 export type {
   LogCollectionJobProviderInputs as LogCollectionJobInputs,
   LogCollectionJobProviderOutputs as LogCollectionJobOutputs,
-} from "./resources/log-collection-job-methods";
-export { OrgApiKey, type OrgApiKeyArgs, type OrgApiKeyState } from "./resources/org-api-key";
-export type {
   OrgApiKeyProviderInputs as OrgApiKeyInputs,
   OrgApiKeyProviderOutputs as OrgApiKeyOutputs,
   ProjectRole,
-} from "./resources/org-api-key-methods";
+} from "./resources/provider-types";

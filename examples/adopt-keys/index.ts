@@ -3,7 +3,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { getOrgApiKeys, OrgApiKey } from "pulumi-opsmanager";
 
-const config = new pulumi.Config("adopt-keys");
+const config = new pulumi.Config();
 const orgId = config.require("orgId");
 const prefix = config.require("descPrefix");
 

@@ -3,7 +3,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { LogCollectionJob } from "pulumi-opsmanager";
 
-const config = new pulumi.Config("incident-logs");
+const config = new pulumi.Config();
 const groupId = config.require("groupId");
 const replicaSets = config.requireObject<string[]>("replicaSets");
 

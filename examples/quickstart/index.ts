@@ -3,7 +3,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { LogCollectionJob, OrgApiKey } from "pulumi-opsmanager";
 
-const config = new pulumi.Config("quickstart");
+const config = new pulumi.Config();
 const orgId = config.require("orgId");
 const groupId = config.require("groupId");
 

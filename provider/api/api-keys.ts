@@ -5,17 +5,9 @@ import { InputError } from "./input-error";
 import { type ListAllOptions, readConsistentListing } from "./listing-pages";
 import { explainNotFound } from "./not-found";
 import { parseResponse } from "./parse";
-import {
-  type ApiKey,
-  type ApiKeyPage,
-  apiKeyListingSchema,
-  apiKeyPageSchema,
-  apiKeySchema,
-  MAX_ITEMS_PER_PAGE,
-  ORG_ROLES,
-  type OrgRole,
-} from "./schemas";
+import { apiKeyListingSchema, apiKeyPageSchema, apiKeySchema, MAX_ITEMS_PER_PAGE } from "./schemas";
 import type { Transport } from "./transport";
+import { type ApiKey, type ApiKeyPage, ORG_ROLES, type OrgRole } from "./types";
 
 export { LISTING_READS, type ListAllOptions } from "./listing-pages";
 

@@ -1,36 +1,26 @@
 import { z } from "zod";
+import {
+  type ApiKey,
+  type ApiKeyPage,
+  LOG_TYPES,
+  type LogCollectionJobRequest,
+  type LogCollectionJobResponse,
+  RESOURCE_TYPES,
+  type Role,
+} from "./types";
 
-/** Organization role names an organization API key can hold (spec: "Organization role values"). */
-export const ORG_ROLES = ["ORG_OWNER", "ORG_MEMBER", "ORG_GROUP_CREATOR", "ORG_READ_ONLY"] as const;
-export type OrgRole = (typeof ORG_ROLES)[number];
-
-/** Project (group) role names, which appear on keys with project access. */
-export const GROUP_ROLES = [
-  "GROUP_OWNER",
-  "GROUP_READ_ONLY",
-  "GROUP_DATA_ACCESS_ADMIN",
-  "GROUP_DATA_ACCESS_READ_WRITE",
-  "GROUP_DATA_ACCESS_READ_ONLY",
-  "GROUP_AUTOMATION_ADMIN",
-  "GROUP_BACKUP_ADMIN",
-  "GROUP_MONITORING_ADMIN",
-  "GROUP_USER_ADMIN",
-] as const;
-export type GroupRole = (typeof GROUP_ROLES)[number];
-
-/** Kinds of resource a log collection job collects from. */
-export const RESOURCE_TYPES = ["CLUSTER", "PROCESS", "REPLICASET"] as const;
-export type ResourceType = (typeof RESOURCE_TYPES)[number];
-
-/** Types of log a log collection job collects. */
-export const LOG_TYPES = [
-  "AUTOMATION_AGENT",
-  "BACKUP_AGENT",
-  "MONITORING_AGENT",
-  "DATABASE",
-  "FTDC",
-] as const;
-export type LogType = (typeof LOG_TYPES)[number];
+export type {
+  ApiKey,
+  ApiKeyPage,
+  GroupRole,
+  LogCollectionJobRequest,
+  LogCollectionJobResponse,
+  LogType,
+  OrgRole,
+  ResourceType,
+  Role,
+} from "./types";
+export { GROUP_ROLES, LOG_TYPES, ORG_ROLES, RESOURCE_TYPES } from "./types";
 
 /** Largest `itemsPerPage` the server accepts (spec, Limits). */
 export const MAX_ITEMS_PER_PAGE = 500;
@@ -95,9 +85,14 @@ export const logCollectionJobResponseSchema = z.object({
   id: z.string().regex(/^[0-9a-f]{24}$/i, "a 24-hexadecimal-digit id"),
 });
 
-export type Role = z.infer<typeof roleSchema>;
-/** An organization API key as the server returns it; `privateKey` is redacted by the server. */
-export type ApiKey = z.infer<typeof apiKeySchema>;
-export type ApiKeyPage = z.infer<typeof apiKeyPageSchema>;
-export type LogCollectionJobRequest = z.infer<typeof logCollectionJobRequestSchema>;
-export type LogCollectionJobResponse = z.infer<typeof logCollectionJobResponseSchema>;
+// The types in types.ts are written by hand (see there why); the build stops when a schema and its type
+// part ways.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Holds<T extends true> = T;
+export type SchemasMatchTypes = [
+  Holds<Same<z.infer<typeof roleSchema>, Role>>,
+  Holds<Same<z.infer<typeof apiKeySchema>, ApiKey>>,
+  Holds<Same<z.infer<typeof apiKeyPageSchema>, ApiKeyPage>>,
+  Holds<Same<z.infer<typeof logCollectionJobRequestSchema>, LogCollectionJobRequest>>,
+  Holds<Same<z.infer<typeof logCollectionJobResponseSchema>, LogCollectionJobResponse>>,
+];

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { listAllOrgApiKeys } from "../api/api-keys";
-import type { ApiKey } from "../api/schemas";
+import type { ApiKey } from "../api/types";
 import { clientFor } from "./runtime";
 import { resolveSettings } from "./settings";
 

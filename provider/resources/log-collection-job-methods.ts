@@ -6,25 +6,11 @@ import { z } from "zod";
 import { sameName } from "../api/closest";
 import { hex24Rule, show } from "../api/ids";
 import { createLogCollectionJob, wasNotSent } from "../api/log-collection-jobs";
-import { LOG_TYPES, type LogType, RESOURCE_TYPES, type ResourceType } from "../api/schemas";
+import { LOG_TYPES, RESOURCE_TYPES } from "../api/types";
 import { inContext } from "./in-context";
+import type { LogCollectionJobProviderInputs, LogCollectionJobProviderOutputs } from "./provider-types";
 import { currentClient, currentSettings, whenConfigured } from "./runtime";
 import { checkProperties, isUnknown, oneOfRule, typeRule } from "./validate";
-
-/** LogCollectionJob's inputs as the provider receives them. */
-export interface LogCollectionJobProviderInputs {
-  groupId: string;
-  resourceType: ResourceType;
-  resourceName: string;
-  sizeRequestedPerFileBytes: number;
-  logTypes: LogType[];
-  redacted: boolean;
-}
-
-/** LogCollectionJob's outputs: the job's id and every input. */
-export interface LogCollectionJobProviderOutputs extends LogCollectionJobProviderInputs {
-  jobId: string;
-}
 
 const INPUTS = [
   "groupId",

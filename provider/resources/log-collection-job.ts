@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { LogType, ResourceType } from "../api/schemas";
+import type { LogType, ResourceType } from "../api/types";
 import { logCollectionJobProvider } from "./providers";
 
 /** Inputs of {@link LogCollectionJob}. Every one is required; any change is a replacement. */

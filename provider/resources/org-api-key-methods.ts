@@ -9,40 +9,9 @@ import { type ApiKey, ORG_ROLES, type OrgRole } from "../api/schemas";
 import { ApiError } from "../client/errors";
 import { inContext } from "./in-context";
 import { findKey, rememberKey } from "./org-key-cache";
+import type { OrgApiKeyProviderInputs, OrgApiKeyProviderOutputs, ProjectRole } from "./provider-types";
 import { currentClient, currentSettings, whenConfigured } from "./runtime";
 import { type CheckFailure, checkProperties, isUnknown, oneOfRule, typeRule } from "./validate";
-
-/** A project role of a key: read only, this resource does not change project roles. */
-export interface ProjectRole {
-  groupId: string;
-  roleName: string;
-}
-
-/** OrgApiKey's inputs as the provider receives them (resolved, plain JSON). */
-export interface OrgApiKeyProviderInputs {
-  orgId: string;
-  apiKeyId?: string;
-  publicKey?: string;
-  desc?: string;
-  roles?: OrgRole[];
-  restoreOnDelete?: boolean;
-}
-
-/** OrgApiKey's outputs as stored in state. */
-export interface OrgApiKeyProviderOutputs {
-  orgId: string;
-  apiKeyId: string;
-  publicKey: string;
-  desc: string;
-  roles: string[];
-  privateKey: string;
-  projectRoles: ProjectRole[];
-  restoreOnDelete: boolean;
-  /** The key's desc and organization roles when it was adopted: what `restoreOnDelete` puts back. */
-  adopted: { desc: string; roles: string[] };
-  /** Which inputs this resource manages, and how it named the key. */
-  managed: { desc: boolean; roles: boolean; by: "apiKeyId" | "publicKey" };
-}
 
 const DESC_MAX = 250;
 

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { OrgRole } from "../api/schemas";
-import type { ProjectRole } from "./org-api-key-methods";
+import type { OrgRole } from "../api/types";
+import type { ProjectRole } from "./provider-types";
 import { orgApiKeyProvider } from "./providers";
 
 /** Inputs of {@link OrgApiKey}. */

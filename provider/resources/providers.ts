@@ -6,25 +6,47 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 
+/**
+ * This package's host entry, as the dynamic-provider host can reach it. The host resolves a serialized
+ * provider's `require` from the program's directory alone (it loads the text with require-from-string,
+ * with no file name), where npm and yarn put every package a program uses. pnpm puts only the program's
+ * own dependencies there: a package installed for another package (a component library, say) is
+ * reachable only from inside pnpm's store, as from the SDK's copy there that runs the host
+ * (`require.main`), hence the second try.
+ */
+function host() {
+  try {
+    return require("pulumi-opsmanager/host");
+  } catch (error) {
+    if ((error as { code?: unknown })?.code !== "MODULE_NOT_FOUND") throw error;
+    try {
+      return require.main?.require("pulumi-opsmanager/host");
+    } catch {
+      throw new Error(
+        `pulumi-opsmanager could not be loaded where Pulumi runs this stack's providers, the program's directory ${process.cwd()} (${String((error as Error).message).split("\n")[0]}). Add it to the dependencies of the program's own package.json (npm install pulumi-opsmanager, or pnpm add pulumi-opsmanager): with pnpm, a package installed only for another package may not be reachable there.`,
+      );
+    }
+  }
+}
+
 /** The serialized provider of {@link OrgApiKey}. */
 export const orgApiKeyProvider: pulumi.dynamic.ResourceProvider = {
-  configure: (req) => require("pulumi-opsmanager/host").configure(req),
-  check: (olds, news) => require("pulumi-opsmanager/host").orgApiKeyMethods.check(olds, news),
-  diff: (id, olds, news) => require("pulumi-opsmanager/host").orgApiKeyMethods.diff(id, olds, news),
-  create: (inputs) => require("pulumi-opsmanager/host").orgApiKeyMethods.create(inputs),
-  read: (id, props) => require("pulumi-opsmanager/host").orgApiKeyMethods.read(id, props),
-  update: (id, olds, news) => require("pulumi-opsmanager/host").orgApiKeyMethods.update(id, olds, news),
-  delete: (id, props) => require("pulumi-opsmanager/host").orgApiKeyMethods.delete(id, props),
+  configure: (req) => host().configure(req),
+  check: (olds, news) => host().orgApiKeyMethods.check(olds, news),
+  diff: (id, olds, news) => host().orgApiKeyMethods.diff(id, olds, news),
+  create: (inputs) => host().orgApiKeyMethods.create(inputs),
+  read: (id, props) => host().orgApiKeyMethods.read(id, props),
+  update: (id, olds, news) => host().orgApiKeyMethods.update(id, olds, news),
+  delete: (id, props) => host().orgApiKeyMethods.delete(id, props),
 };
 
 /** The serialized provider of {@link LogCollectionJob}. */
 export const logCollectionJobProvider: pulumi.dynamic.ResourceProvider = {
-  configure: (req) => require("pulumi-opsmanager/host").configure(req),
-  check: (olds, news) => require("pulumi-opsmanager/host").logCollectionJobMethods.check(olds, news),
-  diff: (id, olds, news) => require("pulumi-opsmanager/host").logCollectionJobMethods.diff(id, olds, news),
-  create: (inputs) => require("pulumi-opsmanager/host").logCollectionJobMethods.create(inputs),
-  read: (id, props) => require("pulumi-opsmanager/host").logCollectionJobMethods.read(id, props),
-  update: (id, olds, news) =>
-    require("pulumi-opsmanager/host").logCollectionJobMethods.update(id, olds, news),
-  delete: (id, props) => require("pulumi-opsmanager/host").logCollectionJobMethods.delete(id, props),
+  configure: (req) => host().configure(req),
+  check: (olds, news) => host().logCollectionJobMethods.check(olds, news),
+  diff: (id, olds, news) => host().logCollectionJobMethods.diff(id, olds, news),
+  create: (inputs) => host().logCollectionJobMethods.create(inputs),
+  read: (id, props) => host().logCollectionJobMethods.read(id, props),
+  update: (id, olds, news) => host().logCollectionJobMethods.update(id, olds, news),
+  delete: (id, props) => host().logCollectionJobMethods.delete(id, props),
 };

@@ -156,6 +156,46 @@ async function sweepStalePackDirs(): Promise<void> {
 }
 
 /**
+ * Fills `nodeModules` as installing this package would, downloading nothing: the package as `npm pack`
+ * ships it, extracted to `node_modules/pulumi-opsmanager` (unless `packRepo` is `false`), and `undici`,
+ * `zod`, `@pulumi/pulumi`, the packed package's `dependencies` and `peerDependencies` and every name in
+ * `links`, symlinked from the repository's `node_modules`. Returns what a program's `package.json`
+ * would list for them.
+ */
+export async function fillNodeModules(
+  nodeModules: string,
+  opts: { packRepo?: boolean; links?: readonly string[]; linked?: Record<string, string> } = {},
+): Promise<Record<string, string>> {
+  const root = repoRoot();
+  await fsp.mkdir(nodeModules, { recursive: true });
+  const deps = new Set<string>([...BASE_RUNTIME_DEPS, ...(opts.links ?? [])]);
+  const programDeps: Record<string, string> = {};
+
+  if (opts.packRepo ?? true) {
+    const tgz = await packRepo();
+    const target = path.join(nodeModules, PACKAGE_NAME);
+    await fsp.mkdir(target, { recursive: true });
+    await execFileAsync("tar", ["-xzf", tgz, "-C", target, "--strip-components=1"]);
+    const packed = JSON.parse(await fsp.readFile(path.join(target, "package.json"), "utf8")) as PackageJson;
+    for (const name of Object.keys(packed.dependencies ?? {})) deps.add(name);
+    for (const name of Object.keys(packed.peerDependencies ?? {})) deps.add(name);
+    programDeps[PACKAGE_NAME] = packed.version ?? "*";
+  }
+
+  for (const name of deps) {
+    const source = opts.linked?.[name] ?? path.join(root, "node_modules", ...name.split("/"));
+    if (!existsSync(source)) {
+      throw new Error(`runtime dependency ${name} is not installed at ${source}`);
+    }
+    const link = path.join(nodeModules, ...name.split("/"));
+    await fsp.mkdir(path.dirname(link), { recursive: true });
+    await fsp.symlink(await fsp.realpath(source), link, "dir");
+    programDeps[name] = "*";
+  }
+  return programDeps;
+}
+
+/**
  * Creates a temporary program directory (under `os.tmpdir()`) with a `package.json` and a
  * `node_modules` in which:
  *
@@ -167,7 +207,6 @@ async function sweepStalePackDirs(): Promise<void> {
  * - each directory in `packages` is copied in under its `package.json` name.
  */
 export async function makeProgramDir(opts: ProgramDirOptions = {}): Promise<ProgramDir> {
-  const root = repoRoot();
   const dir = await fsp.mkdtemp(path.join(os.tmpdir(), "opsm-program-"));
   let removed = false;
   const cleanup = async (): Promise<void> => {
@@ -178,31 +217,7 @@ export async function makeProgramDir(opts: ProgramDirOptions = {}): Promise<Prog
   };
   try {
     const nodeModules = path.join(dir, "node_modules");
-    await fsp.mkdir(nodeModules, { recursive: true });
-    const deps = new Set<string>(BASE_RUNTIME_DEPS);
-    const programDeps: Record<string, string> = {};
-
-    if (opts.packRepo ?? true) {
-      const tgz = await packRepo();
-      const target = path.join(nodeModules, PACKAGE_NAME);
-      await fsp.mkdir(target, { recursive: true });
-      await execFileAsync("tar", ["-xzf", tgz, "-C", target, "--strip-components=1"]);
-      const packed = JSON.parse(await fsp.readFile(path.join(target, "package.json"), "utf8")) as PackageJson;
-      for (const name of Object.keys(packed.dependencies ?? {})) deps.add(name);
-      for (const name of Object.keys(packed.peerDependencies ?? {})) deps.add(name);
-      programDeps[PACKAGE_NAME] = packed.version ?? "*";
-    }
-
-    for (const name of deps) {
-      const source = opts.linked?.[name] ?? path.join(root, "node_modules", ...name.split("/"));
-      if (!existsSync(source)) {
-        throw new Error(`runtime dependency ${name} is not installed at ${source}`);
-      }
-      const link = path.join(nodeModules, ...name.split("/"));
-      await fsp.mkdir(path.dirname(link), { recursive: true });
-      await fsp.symlink(await fsp.realpath(source), link, "dir");
-      programDeps[name] = "*";
-    }
+    const programDeps = await fillNodeModules(nodeModules, { packRepo: opts.packRepo, linked: opts.linked });
 
     for (const pkgDir of opts.packages ?? []) {
       const manifest = JSON.parse(

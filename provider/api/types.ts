@@ -1,0 +1,75 @@
+/**
+ * The API's value sets and the shapes of what the server returns, written out as plain types. The
+ * package's public declarations take their types from here, never from the zod schemas: a schema's type
+ * would bring zod's own declarations into a user's compilation, and those need `esModuleInterop`, which
+ * a program made by `pulumi new typescript` does not set. `schemas.ts` checks each schema against its
+ * type here.
+ */
+
+/** Organization role names an organization API key can hold (spec: "Organization role values"). */
+export const ORG_ROLES = ["ORG_OWNER", "ORG_MEMBER", "ORG_GROUP_CREATOR", "ORG_READ_ONLY"] as const;
+export type OrgRole = (typeof ORG_ROLES)[number];
+
+/** Project (group) role names, which appear on keys with project access. */
+export const GROUP_ROLES = [
+  "GROUP_OWNER",
+  "GROUP_READ_ONLY",
+  "GROUP_DATA_ACCESS_ADMIN",
+  "GROUP_DATA_ACCESS_READ_WRITE",
+  "GROUP_DATA_ACCESS_READ_ONLY",
+  "GROUP_AUTOMATION_ADMIN",
+  "GROUP_BACKUP_ADMIN",
+  "GROUP_MONITORING_ADMIN",
+  "GROUP_USER_ADMIN",
+] as const;
+export type GroupRole = (typeof GROUP_ROLES)[number];
+
+/** Kinds of resource a log collection job collects from. */
+export const RESOURCE_TYPES = ["CLUSTER", "PROCESS", "REPLICASET"] as const;
+export type ResourceType = (typeof RESOURCE_TYPES)[number];
+
+/** Types of log a log collection job collects. */
+export const LOG_TYPES = [
+  "AUTOMATION_AGENT",
+  "BACKUP_AGENT",
+  "MONITORING_AGENT",
+  "DATABASE",
+  "FTDC",
+] as const;
+export type LogType = (typeof LOG_TYPES)[number];
+
+/** A role of an API key: an organization role (with `orgId`) or a project role (with `groupId`). */
+export interface Role {
+  orgId?: string;
+  groupId?: string;
+  roleName: string;
+}
+
+/** An organization API key as the server returns it; `privateKey` is redacted by the server. */
+export interface ApiKey {
+  id: string;
+  desc?: string;
+  privateKey?: string;
+  publicKey: string;
+  roles: Role[];
+}
+
+/** One page of an organization's API keys. */
+export interface ApiKeyPage {
+  results: ApiKey[];
+  totalCount: number;
+}
+
+/** The body of a log collection job's POST. */
+export interface LogCollectionJobRequest {
+  resourceType: ResourceType;
+  resourceName: string;
+  sizeRequestedPerFileBytes: number;
+  logTypes: LogType[];
+  redacted: boolean;
+}
+
+/** What the server answers a log collection job's POST with (what the provider reads of it). */
+export interface LogCollectionJobResponse {
+  id: string;
+}
