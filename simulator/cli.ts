@@ -2,7 +2,10 @@
 /**
  * Runs the simulator until SIGINT or SIGTERM and prints how to reach it:
  *
- * `node dist/simulator/cli.js [--port N] [--host H] [--state FILE] [--keys N] [--tls-key F --tls-cert F]`
+ * `node dist/simulator/cli.js [--profile deployed|spec] [--port N] [--host H] [--state FILE] [--keys N] [--tls-key F --tls-cert F]`
+ *
+ * `--profile` picks the server it plays: `deployed` (default), the Ops Manager that users run, or
+ * `spec`, the API reference as written.
  *
  * It prints the simulator's own seeded admin credentials on purpose: it is a local test server.
  */
@@ -11,7 +14,7 @@ import { startSimulator } from "./server";
 import type { SimulatorOptions } from "./types";
 
 const USAGE =
-  "usage: node dist/simulator/cli.js [--port N] [--host H] [--state FILE] [--keys N] [--tls-key F --tls-cert F]";
+  "usage: node dist/simulator/cli.js [--profile deployed|spec] [--port N] [--host H] [--state FILE] [--keys N] [--tls-key F --tls-cert F]";
 
 /** Parses the command line into simulator options; throws with a usage message on bad input. */
 export function parseArgs(argv: readonly string[]): SimulatorOptions {
@@ -30,6 +33,12 @@ export function parseArgs(argv: readonly string[]): SimulatorOptions {
         break;
       case "--host":
         opts.host = value;
+        break;
+      case "--profile":
+        if (value !== "deployed" && value !== "spec") {
+          throw new Error(`--profile needs deployed or spec, got ${value}\n${USAGE}`);
+        }
+        opts.profile = value;
         break;
       case "--state":
         opts.stateFile = value;
@@ -72,7 +81,7 @@ async function main(): Promise<void> {
   const sim = await startSimulator(opts);
   const keys = sim.state.apiKeys(sim.orgId).filter((k) => k.publicKey !== sim.publicKey);
   const lines = [
-    `Ops Manager simulator listening on ${sim.url}`,
+    `Ops Manager simulator listening on ${sim.url} (profile ${sim.profile})`,
     `  API root:     ${sim.apiRoot}`,
     `  public key:   ${sim.publicKey}`,
     `  private key:  ${sim.privateKey}`,
