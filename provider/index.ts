@@ -2,6 +2,7 @@
  * pulumi-opsmanager: Ops Manager organization API keys and log collection jobs as Pulumi resources.
  */
 export type { ApiKeyChange, ApiKeySelector, PageOptions } from "./api/api-keys";
+export { AuthorizationError } from "./api/authorization-error";
 export { InputError } from "./api/input-error";
 export type { ApiKey, GroupRole, LogType, OrgRole, ResourceType, Role } from "./api/schemas";
 export { GROUP_ROLES, LOG_TYPES, ORG_ROLES, RESOURCE_TYPES } from "./api/schemas";

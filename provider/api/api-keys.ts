@@ -1,5 +1,6 @@
 import { isRecord } from "../client/is-record";
-import type { JsonResponse } from "../client/types";
+import type { JsonResponse, RequestOptions } from "../client/types";
+import { explainAuthorization, type Operation } from "./authorization-error";
 import { idSegment, show } from "./ids";
 import { InputError } from "./input-error";
 import { parseResponse } from "./parse";
@@ -32,6 +33,13 @@ export interface ApiKeyChange {
 /** Where to find a key: by its id or by its public key. */
 export type ApiKeySelector = { id: string; publicKey?: undefined } | { publicKey: string; id?: undefined };
 
+/** `transport.request`, a 401 with an `errorCode` reported as the role `operation` needs. */
+function requestAs(transport: Transport, operation: Operation, options: RequestOptions) {
+  return transport
+    .request(options)
+    .catch((error: unknown) => Promise.reject(explainAuthorization(error, operation)));
+}
+
 function keysPath(orgId: string): string {
   return `/orgs/${idSegment("orgId", orgId)}/apiKeys`;
 }
@@ -60,7 +68,11 @@ export async function listOrgApiKeysPage(
   options: PageOptions = {},
 ): Promise<ApiKeyPage> {
   const { path, query } = pageRequest(orgId, options);
-  const response = await transport.request({ method: "GET", path, query });
+  const response = await requestAs(
+    transport,
+    { kind: "listOrgApiKeys", orgId },
+    { method: "GET", path, query },
+  );
   return parseResponse(apiKeyPageSchema, response, "GET", path);
 }
 
@@ -125,7 +137,11 @@ export async function listOrgApiKeysPageCheckedOnUse(
   options: PageOptions = {},
 ): Promise<ListedApiKeyPage> {
   const { path, query } = pageRequest(orgId, options);
-  const response = await transport.request({ method: "GET", path, query });
+  const response = await requestAs(
+    transport,
+    { kind: "listOrgApiKeys", orgId },
+    { method: "GET", path, query },
+  );
   const page = parseResponse(apiKeyListingSchema, response, "GET", path);
   const listed: ListedPage = { response, path };
   const results: ListedApiKey[] = [];
@@ -264,6 +280,10 @@ export async function patchOrgApiKey(
     throw new InputError("desc/roles", "at least one of desc and roles must be given to update an API key");
   }
   const path = `${keysPath(orgId)}/${idSegment("apiKeyId", apiKeyId)}`;
-  const response = await transport.request({ method: "PATCH", path, body });
+  const response = await requestAs(
+    transport,
+    { kind: "updateOrgApiKey", orgId },
+    { method: "PATCH", path, body },
+  );
   return parseResponse(apiKeySchema, response, "PATCH", path);
 }

@@ -1,5 +1,7 @@
 import { ApiError, NetworkError, TimeoutError } from "../client/errors";
 import type { JsonResponse } from "../client/types";
+import { explainAuthorization } from "./authorization-error";
+import { logTypeKey, sendNamingDatabaseLog } from "./database-log";
 import { hex24Segment, show } from "./ids";
 import { InputError } from "./input-error";
 import { issuePath, parseResponse } from "./parse";
@@ -29,15 +31,28 @@ export async function createLogCollectionJob(
     const issue = parsed.error.issues[0]!;
     throw new InputError(issuePath(issue.path) || "request", issue.message);
   }
-  if (new Set(parsed.data.logTypes).size !== parsed.data.logTypes.length) {
+  // MONGODB and DATABASE name one log: both in one list repeat it.
+  if (new Set(parsed.data.logTypes.map(logTypeKey)).size !== parsed.data.logTypes.length) {
     throw new InputError("logTypes", "must not repeat a log type", show(parsed.data.logTypes.join(",")));
   }
-  // Field order as the spec lists it, and nothing else: the server rejects unknown attributes.
+  // Field order as the spec lists it, and nothing else: the server rejects unknown attributes. The
+  // time window goes only when given: a server that follows the spec alone would refuse it.
   const { resourceType, resourceName, sizeRequestedPerFileBytes, logTypes, redacted } = parsed.data;
-  const body = { resourceType, resourceName, sizeRequestedPerFileBytes, logTypes, redacted };
+  const { logCollectionFromDate: from, logCollectionToDate: to } = parsed.data;
+  const body = {
+    resourceType,
+    resourceName,
+    sizeRequestedPerFileBytes,
+    logTypes,
+    redacted,
+    ...(from === undefined ? {} : { logCollectionFromDate: from }),
+    ...(to === undefined ? {} : { logCollectionToDate: to }),
+  };
   let response: JsonResponse;
   try {
-    response = await transport.request({ method: "POST", path, body });
+    response = await sendNamingDatabaseLog(transport, logTypes, (named) =>
+      transport.request({ method: "POST", path, body: { ...body, logTypes: named } }),
+    );
   } catch (error) {
     if (mayHaveActed(error)) {
       throw new UncertainCreateError(
@@ -46,7 +61,7 @@ export async function createLogCollectionJob(
         error as Error,
       );
     }
-    throw error;
+    throw explainAuthorization(error, { kind: "createLogCollectionJob", groupId });
   }
   const id = (response.body as { id?: unknown } | undefined)?.id;
   try {

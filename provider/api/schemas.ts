@@ -22,15 +22,22 @@ export type GroupRole = (typeof GROUP_ROLES)[number];
 export const RESOURCE_TYPES = ["CLUSTER", "PROCESS", "REPLICASET"] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
 
-/** Types of log a log collection job collects. */
+/**
+ * Types of log a log collection job collects. The database log has two names, `MONGODB` (deployed
+ * servers, the Ops Manager documentation) and `DATABASE` (the spec): either may be given (./database-log).
+ */
 export const LOG_TYPES = [
   "AUTOMATION_AGENT",
   "BACKUP_AGENT",
   "MONITORING_AGENT",
+  "MONGODB",
   "DATABASE",
   "FTDC",
 ] as const;
 export type LogType = (typeof LOG_TYPES)[number];
+
+/** The latest time a JavaScript `Date` holds, in ms since the epoch (ECMA-262, Time Values). */
+export const MAX_DATE_MS = 8.64e15;
 
 /** Largest `itemsPerPage` the server accepts (spec, Limits). */
 export const MAX_ITEMS_PER_PAGE = 500;
@@ -89,6 +96,9 @@ export const logCollectionJobRequestSchema = z.object({
   sizeRequestedPerFileBytes: z.number().int().positive(),
   logTypes: z.array(z.enum(LOG_TYPES)).min(1),
   redacted: z.boolean(),
+  // Deployed servers take an optional time window, in ms since the epoch (NOTES.md).
+  logCollectionFromDate: z.number().int().positive().max(MAX_DATE_MS).optional(),
+  logCollectionToDate: z.number().int().positive().max(MAX_DATE_MS).optional(),
 });
 
 export const logCollectionJobResponseSchema = z.object({

@@ -346,6 +346,7 @@ export class HttpClient {
       throw new AuthenticationError({
         ...info,
         status: response.status,
+        errorCode: parsed.errorCode,
         detail: parsed.detail,
         reason: parsed.reason,
         why: outcome.why,
