@@ -149,11 +149,11 @@ export async function check(_olds: Record<string, unknown>, news: Record<string,
   currentSettings();
   const inputs = { ...news };
   delete inputs.__provider;
-  if (!isUnknown(inputs.resourceType)) inputs.resourceType = specResourceType(inputs.resourceType);
-  const failures = checkProperties("LogCollectionJob", logCollectionJobInputShape, {
-    ...news,
-    resourceType: inputs.resourceType,
-  });
+  // Only a string is touched: a missing input must stay missing (undefined is not plain JSON).
+  if (typeof inputs.resourceType === "string" && !isUnknown(inputs.resourceType)) {
+    inputs.resourceType = specResourceType(inputs.resourceType);
+  }
+  const failures = checkProperties("LogCollectionJob", logCollectionJobInputShape, inputs);
   const { logCollectionFromDate: from, logCollectionToDate: to } = inputs;
   const bad = new Set(failures.map((f) => f.property));
   if (
