@@ -129,6 +129,15 @@ describe.each(["deployed", "spec"] as SimulatorProfile[])(
       expect(isApiKeyGone(new ApiError({ ...err, errorCode: "ORG_NOT_FOUND", status: 404 }))).toBe(false);
     });
 
+    it("a 429, with Retry-After (spec profile) or without it (deployed), is retried and the PATCH goes through", async () => {
+      const key = sim.state.addApiKey({ desc: "before" });
+      sim.faults.add({ method: "PATCH", status: 429 });
+      const out = await patchOrgApiKey(newClient(), sim.orgId, key.id, { desc: "after" });
+      expect(out.desc).toBe("after");
+      const patches = sim.requests.filter((r) => r.method === "PATCH" && r.authenticated);
+      expect(patches.map((r) => r.status)).toEqual([429, 200]);
+    });
+
     it("bad credentials are a 401 without an errorCode: an AuthenticationError that says to check the keys", async () => {
       const err = await listOrgApiKeysPage(newClient(sim.publicKey, "not-the-key"), sim.orgId).catch(
         (e) => e,
