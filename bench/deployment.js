@@ -44,7 +44,9 @@ async function resources(sim) {
           resourceType: "REPLICASET",
           resourceName: `rs${j}`,
           sizeRequestedPerFileBytes: 10_000_000,
-          logTypes: ["DATABASE", "AUTOMATION_AGENT"],
+          // The deployed server's name (the simulator's default profile), which the baseline and the
+          // least possible provider send as it is.
+          logTypes: ["MONGODB", "AUTOMATION_AGENT"],
           redacted: true,
         },
       });

@@ -2,6 +2,7 @@
  * pulumi-opsmanager: Ops Manager organization API keys and log collection jobs as Pulumi resources.
  */
 export type { ApiKeyChange, ApiKeySelector, PageOptions } from "./api/api-keys";
+export { AuthorizationError } from "./api/authorization-error";
 export { InconsistentListingError } from "./api/inconsistent-listing-error";
 export { InputError } from "./api/input-error";
 export type { ApiKey, GroupRole, LogType, OrgRole, ResourceType, Role } from "./api/types";

@@ -1,8 +1,11 @@
 /**
  * The three operations of the spec, as pure functions from a parsed, authenticated request to a status
- * and a JSON body. HTTP framing (headers, pretty, envelope, faults) lives in ./server.
+ * and a JSON body, as the profile's server answers them (./profiles). HTTP framing (headers, pretty,
+ * envelope, faults) lives in ./server.
  */
 import { STATUS_CODES } from "node:http";
+import type { ProfileRules } from "./profiles";
+import { type Operation, refusal } from "./roles";
 import { GROUP_ROLES, ORG_ROLES, type SimState } from "./state";
 import type { SimApiKey, SimRole } from "./types";
 
@@ -17,16 +20,8 @@ export const DEFAULT_ITEMS_PER_PAGE = 100;
 /** Bounds of `desc`; the spec does not show them, so the simulator enforces 1 to 250 characters. */
 export const DESC_MAX_LENGTH = 250;
 
-/** Accepted `resourceType` values of a log collection job. */
+/** Accepted `resourceType` values of a log collection job (in any case in the `deployed` profile). */
 export const RESOURCE_TYPES = ["CLUSTER", "PROCESS", "REPLICASET"] as const;
-/** Accepted `logTypes` elements of a log collection job. */
-export const LOG_TYPES = [
-  "AUTOMATION_AGENT",
-  "BACKUP_AGENT",
-  "MONITORING_AGENT",
-  "DATABASE",
-  "FTDC",
-] as const;
 
 /** A response before HTTP framing. `list` marks list bodies, which are enveloped differently. */
 export interface ApiResult {
@@ -46,6 +41,8 @@ export interface ApiRequest {
   contentType: string | undefined;
   /** `scheme://host[:port]` as the client addressed the server, for absolute links. */
   origin: string;
+  /** The digest user name the request was authenticated as (a public key). */
+  caller: string;
 }
 
 /** An error body in the server's shape. */
@@ -116,15 +113,20 @@ export interface ServerLimits {
 }
 
 /** Routes and answers one authenticated request, changing `state` when the operation succeeds. */
-export function handleApiRequest(req: ApiRequest, state: SimState, limits: ServerLimits = {}): ApiResult {
+export function handleApiRequest(
+  req: ApiRequest,
+  state: SimState,
+  rules: ProfileRules,
+  limits: ServerLimits = {},
+): ApiResult {
   const segments = req.relPath.split("/").slice(1).map(decodeSegment);
   if (segments.some((s) => s === undefined || s === "")) return notFound(req);
   const [a, b, c, d, ...rest] = segments as string[];
   if (rest.length === 0 && a === "orgs" && b !== undefined && c === "apiKeys") {
     if (d === undefined) {
-      return req.method === "GET" ? listApiKeys(req, state, b, limits) : methodNotAllowed(req, "GET");
+      return req.method === "GET" ? listApiKeys(req, state, rules, b, limits) : methodNotAllowed(req, "GET");
     }
-    return req.method === "PATCH" ? patchApiKey(req, state, b, d) : methodNotAllowed(req, "PATCH");
+    return req.method === "PATCH" ? patchApiKey(req, state, rules, b, d) : methodNotAllowed(req, "PATCH");
   }
   if (
     rest.length === 0 &&
@@ -133,7 +135,9 @@ export function handleApiRequest(req: ApiRequest, state: SimState, limits: Serve
     c === "logCollectionJobs" &&
     d === undefined
   ) {
-    return req.method === "POST" ? createLogCollectionJob(req, state, b) : methodNotAllowed(req, "POST");
+    return req.method === "POST"
+      ? createLogCollectionJob(req, state, rules, b)
+      : methodNotAllowed(req, "POST");
   }
   return notFound(req);
 }
@@ -204,10 +208,30 @@ function orgNotFound(orgId: string): ApiResult {
   return fail(404, "ORG_NOT_FOUND", `No organization with ID ${orgId} exists.`, [orgId]);
 }
 
-function listApiKeys(req: ApiRequest, state: SimState, orgId: string, limits: ServerLimits): ApiResult {
+/** 401 with an `errorCode` when the profile checks roles and the caller's do not allow `operation`. */
+function unauthorized(
+  req: ApiRequest,
+  state: SimState,
+  rules: ProfileRules,
+  operation: Operation,
+): ApiResult | undefined {
+  if (!rules.checkRoles) return undefined;
+  const refused = refusal(state, req.caller, operation);
+  return refused === undefined ? undefined : fail(401, refused.errorCode, refused.detail);
+}
+
+function listApiKeys(
+  req: ApiRequest,
+  state: SimState,
+  rules: ProfileRules,
+  orgId: string,
+  limits: ServerLimits,
+): ApiResult {
   const page = pagination(req.query);
   if ("status" in page) return page;
   if (!state.hasOrg(orgId)) return orgNotFound(orgId);
+  const refused = unauthorized(req, state, rules, { kind: "listApiKeys", orgId });
+  if (refused) return refused;
   const { pageNum } = page;
   const itemsPerPage = Math.min(page.itemsPerPage, limits.maxItemsPerPage ?? MAX_ITEMS_PER_PAGE);
   const totalCount = state.countApiKeys(orgId);
@@ -246,7 +270,13 @@ function invalidAttribute(name: string, why: string): ApiResult {
   return fail(400, "INVALID_ATTRIBUTE", `Invalid attribute ${name} specified: ${why}.`, [name]);
 }
 
-function patchApiKey(req: ApiRequest, state: SimState, orgId: string, keyId: string): ApiResult {
+function patchApiKey(
+  req: ApiRequest,
+  state: SimState,
+  rules: ProfileRules,
+  orgId: string,
+  keyId: string,
+): ApiResult {
   const page = pagination(req.query);
   if ("status" in page) return page;
   const parsed = parseJsonBody(req);
@@ -254,9 +284,13 @@ function patchApiKey(req: ApiRequest, state: SimState, orgId: string, keyId: str
   const body = parsed.value;
   if (!isPlainObject(body)) return fail(400, "INVALID_JSON", "Received JSON is not an object.");
   if (!state.hasOrg(orgId)) return orgNotFound(orgId);
+  const refused = unauthorized(req, state, rules, { kind: "patchApiKey", orgId });
+  if (refused) return refused;
   const key = state.apiKey(keyId);
   if (!key || key.orgId !== orgId) {
-    return fail(404, "API_KEY_NOT_FOUND", `No API key with ID ${keyId} exists.`, [keyId]);
+    // The error table's status (400) in the deployed profile.
+    const status = rules.apiKeyNotFoundStatus;
+    return fail(status, "API_KEY_NOT_FOUND", `No API Key with ID ${keyId} exists.`, [keyId]);
   }
   for (const name of Object.keys(body)) {
     if (name !== "desc" && name !== "roles")
@@ -302,7 +336,38 @@ function patchApiKey(req: ApiRequest, state: SimState, orgId: string, keyId: str
   return { status: 200, body: apiKeyView(req.origin, state.updateApiKey(keyId, change)) };
 }
 
-function createLogCollectionJob(req: ApiRequest, state: SimState, groupId: string): ApiResult {
+const JOB_FIELDS = ["resourceType", "resourceName", "sizeRequestedPerFileBytes", "logTypes", "redacted"];
+const TIME_WINDOW = ["logCollectionFromDate", "logCollectionToDate"] as const;
+
+function enumValue(value: string, attribute: string): ApiResult {
+  return fail(400, "INVALID_ENUM_VALUE", `An invalid enumeration value ${value} was specified.`, [
+    value,
+    attribute,
+  ]);
+}
+
+/** The time window's dates, or the error a bad one gets. */
+function timeWindow(body: Record<string, unknown>): { from?: number; to?: number } | ApiResult {
+  for (const name of TIME_WINDOW) {
+    const value = body[name];
+    if (value !== undefined && (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0)) {
+      return invalidAttribute(name, "must be a whole number of milliseconds since the epoch");
+    }
+  }
+  const from = body.logCollectionFromDate as number | undefined;
+  const to = body.logCollectionToDate as number | undefined;
+  if (from !== undefined && to !== undefined && from > to) {
+    return invalidAttribute("logCollectionFromDate", "must not be after logCollectionToDate");
+  }
+  return { from, to };
+}
+
+function createLogCollectionJob(
+  req: ApiRequest,
+  state: SimState,
+  rules: ProfileRules,
+  groupId: string,
+): ApiResult {
   if (!/^[0-9a-fA-F]{24}$/.test(groupId)) {
     return fail(400, "INVALID_GROUP_ID", `An invalid group ID ${groupId} was specified.`, [groupId]);
   }
@@ -313,22 +378,25 @@ function createLogCollectionJob(req: ApiRequest, state: SimState, groupId: strin
   if (!state.hasGroup(groupId)) {
     return fail(404, "GROUP_NOT_FOUND", `No group with ID ${groupId} exists.`, [groupId]);
   }
-  const fields = ["resourceType", "resourceName", "sizeRequestedPerFileBytes", "logTypes", "redacted"];
+  const refused = unauthorized(req, state, rules, { kind: "createLogCollectionJob", groupId });
+  if (refused) return refused;
+  const optional: readonly string[] = rules.timeWindow ? TIME_WINDOW : [];
   for (const name of Object.keys(body)) {
-    if (!fields.includes(name)) return invalidAttribute(name, "not an attribute of a log collection job");
+    if (!JOB_FIELDS.includes(name) && !optional.includes(name)) {
+      return invalidAttribute(name, "not an attribute of a log collection job");
+    }
   }
-  for (const name of fields) {
+  for (const name of JOB_FIELDS) {
     if (body[name] === undefined) {
       return fail(400, "MISSING_ATTRIBUTE", `The required attribute ${name} was not specified.`, [name]);
     }
   }
   const { resourceType, resourceName, sizeRequestedPerFileBytes, logTypes, redacted } = body;
   if (typeof resourceType !== "string") return invalidAttribute("resourceType", "must be a string");
-  if (!(RESOURCE_TYPES as readonly string[]).includes(resourceType)) {
-    return fail(400, "INVALID_ENUM_VALUE", `An invalid enumeration value ${resourceType} was specified.`, [
-      resourceType,
-      "resourceType",
-    ]);
+  // mongocli sends the resource type in lower case, and job records echo it so (NOTES.md).
+  const typeAsKnown = rules.resourceTypeAnyCase ? resourceType.toUpperCase() : resourceType;
+  if (!(RESOURCE_TYPES as readonly string[]).includes(typeAsKnown)) {
+    return enumValue(resourceType, "resourceType");
   }
   if (typeof resourceName !== "string" || resourceName.length === 0) {
     return invalidAttribute("resourceName", "must be a non-empty string");
@@ -343,14 +411,11 @@ function createLogCollectionJob(req: ApiRequest, state: SimState, groupId: strin
   }
   for (const logType of logTypes) {
     if (typeof logType !== "string") return invalidAttribute("logTypes", "each log type must be a string");
-    if (!(LOG_TYPES as readonly string[]).includes(logType)) {
-      return fail(400, "INVALID_ENUM_VALUE", `An invalid enumeration value ${logType} was specified.`, [
-        logType,
-        "logTypes",
-      ]);
-    }
+    if (!rules.logTypes.includes(logType)) return enumValue(logType, "logTypes");
   }
   if (typeof redacted !== "boolean") return invalidAttribute("redacted", "must be a boolean");
+  const window = timeWindow(body);
+  if ("status" in window) return window;
   const job = state.addJob({
     groupId,
     resourceType,
@@ -358,6 +423,8 @@ function createLogCollectionJob(req: ApiRequest, state: SimState, groupId: strin
     sizeRequestedPerFileBytes,
     logTypes: logTypes as string[],
     redacted,
+    ...(window.from === undefined ? {} : { logCollectionFromDate: window.from }),
+    ...(window.to === undefined ? {} : { logCollectionToDate: window.to }),
   });
   return { status: 201, body: { id: job.id } };
 }

@@ -4,7 +4,10 @@
  * that point the provider at it (stack config, or the environment), then the org, the project and a
  * key to adopt:
  *
- * `node dist/simulator/cli.js [--port N] [--host H] [--state FILE] [--keys N] [--tls-key F --tls-cert F]`
+ * `node dist/simulator/cli.js [--profile deployed|spec] [--port N] [--host H] [--state FILE] [--keys N] [--tls-key F --tls-cert F]`
+ *
+ * `--profile` picks the server it plays: `deployed` (default), the Ops Manager that users run, or
+ * `spec`, the API reference as written.
  *
  * It listens on port {@link DEFAULT_PORT} unless told otherwise, so that settings saved in a stack
  * stay right from one start to the next. It prints the simulator's own seeded admin credentials on
@@ -18,8 +21,10 @@ import type { Simulator, SimulatorOptions } from "./types";
 /** The port the simulator listens on when `--port` is not given. */
 export const DEFAULT_PORT = 8180;
 
-const USAGE = `usage: node dist/simulator/cli.js [--port N] [--host H] [--state FILE] [--keys N] [--tls-key F --tls-cert F]
+const USAGE = `usage: node dist/simulator/cli.js [--profile deployed|spec] [--port N] [--host H] [--state FILE] [--keys N] [--tls-key F --tls-cert F]
 
+  --profile P    the server it plays: deployed (default), the Ops Manager users run, or spec, the API
+                 reference as written
   --port N       port to listen on (default ${DEFAULT_PORT}; 0 for any free port)
   --host H       address to listen on (default 127.0.0.1)
   --state FILE   keep the simulator's state in this JSON file across starts
@@ -56,6 +61,12 @@ export function parseArgs(argv: readonly string[]): SimulatorOptions {
         break;
       case "--host":
         opts.host = value;
+        break;
+      case "--profile":
+        if (value !== "deployed" && value !== "spec") {
+          throw new UsageError(`--profile needs deployed or spec, got ${value}\n${USAGE}`);
+        }
+        opts.profile = value;
         break;
       case "--state":
         opts.stateFile = value;
@@ -101,7 +112,7 @@ export function startupText(sim: Simulator, opts: SimulatorOptions): string {
   const keys = sim.state.apiKeys(sim.orgId).filter((k) => k.publicKey !== sim.publicKey);
   const adopt = keys[0];
   const lines = [
-    `# Ops Manager simulator listening on ${sim.url} (API root ${sim.apiRoot})`,
+    `# Ops Manager simulator (profile ${sim.profile}) listening on ${sim.url} (API root ${sim.apiRoot})`,
     "#",
     "# Stack config, in your Pulumi project's directory:",
     `pulumi config set ${baseUrl.config} ${shellWord(sim.url)}`,

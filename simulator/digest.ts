@@ -11,8 +11,8 @@ export const DIGEST_REALM = "MMS Public API";
 /** Default nonce lifetime, as deployed servers do (about 60 s). */
 export const DEFAULT_NONCE_LIFETIME_MS = 60_000;
 
-// Nonces are remembered past their lifetime so an expired one still earns `stale=true`; only when the
-// table grows large are the oldest forgotten.
+// Nonces are remembered past their lifetime so an expired one is still told from an unknown one; only
+// when the table grows large are the oldest forgotten.
 const NONCE_TABLE_SOFT_LIMIT = 10_000;
 const NONCE_MEMORY_MS = 10 * 60_000;
 
@@ -88,6 +88,11 @@ export class DigestAuthenticator {
   lifetimeMs: number;
   /** When true, each nonce is accepted once, with nc 00000001. */
   refuseReuse = false;
+  /**
+   * Whether an expired nonce with right credentials is answered `stale=true` (RFC 7616 §3.3, the spec's
+   * profile) or, as deployed servers do, `stale=false` like any refused nonce.
+   */
+  staleOnExpiry = true;
   private readonly nonces = new Map<string, NonceRecord>();
   private readonly passwordOf: (username: string) => string | undefined;
   private readonly now: () => number;
@@ -154,7 +159,7 @@ export class DigestAuthenticator {
     if (!sameText(expected, response.toLowerCase())) return fail("wrong response");
     const record = this.nonces.get(nonce);
     if (!record) return fail("unknown nonce");
-    if (this.now() - record.issuedAt > this.lifetimeMs) return fail("nonce expired", true);
+    if (this.now() - record.issuedAt > this.lifetimeMs) return fail("nonce expired", this.staleOnExpiry);
     const count = Number.parseInt(nc, 16);
     if (this.refuseReuse && (count !== 1 || record.ncs.size > 0)) return fail("nonce reuse refused");
     if (count === 0 || record.ncs.has(count)) return fail("nc replayed");

@@ -1,7 +1,8 @@
 /**
  * A local server of the three Ops Manager public API operations in the spec (list org API keys, patch
  * one, create a log collection job), behind real HTTP Digest authentication, with a request log and
- * fault injection for tests.
+ * fault injection for tests. It plays a deployed Ops Manager by default, or the spec as written
+ * (`profile: "spec"`).
  *
  * @example
  * import { startSimulator } from "pulumi-opsmanager/simulator";
@@ -11,6 +12,7 @@
  * await sim.close();
  */
 export { DIGEST_REALM, digestResponse, formatChallenge, parseDigestHeader } from "./digest";
+export { PROFILES, type ProfileRules } from "./profiles";
 export { SERVICE_VERSION, startSimulator } from "./server";
 export {
   DEFAULT_GROUP_ID,
@@ -32,4 +34,5 @@ export type {
   SimRole,
   Simulator,
   SimulatorOptions,
+  SimulatorProfile,
 } from "./types";

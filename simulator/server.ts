@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import { API_ROOT, type ApiResult, defaultErrorCode, errorBody, handleApiRequest } from "./api";
 import { DEFAULT_NONCE_LIFETIME_MS, DigestAuthenticator } from "./digest";
 import { type ChosenFault, Faults, validatePageCap } from "./faults";
+import { profileRules } from "./profiles";
 import { SimState } from "./state";
 import type { Fault, RecordedRequest, Simulator, SimulatorOptions } from "./types";
 
@@ -73,9 +74,11 @@ function tryParseJson(text: string): unknown {
  */
 export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simulator> {
   validateOptions(opts);
+  const rules = profileRules(opts.profile);
   const state = SimState.open(opts.seed, opts.stateFile);
   const lifetimeMs = opts.nonceLifetimeMs ?? DEFAULT_NONCE_LIFETIME_MS;
   const digest = new DigestAuthenticator((user) => state.privateKeyOf(user), lifetimeMs);
+  digest.staleOnExpiry = rules.staleOnExpiry;
   const faults = new Faults(digest, lifetimeMs, opts.maxItemsPerPage);
   const requests: RecordedRequest[] = [];
   const record = opts.record !== false;
@@ -146,7 +149,8 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
 
   const sendFault = (res: http.ServerResponse, entry: RecordedRequest, fault: Fault) => {
     const retryAfter =
-      fault.retryAfterSeconds ?? (fault.status === 429 && fault.raw === undefined ? 1 : undefined);
+      fault.retryAfterSeconds ??
+      (fault.status === 429 && fault.raw === undefined ? rules.defaultRetryAfterSeconds : undefined);
     const extra: Record<string, string> =
       retryAfter === undefined ? {} : { "Retry-After": String(retryAfter) };
     if (fault.raw) {
@@ -272,8 +276,10 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
         rawBody,
         contentType: req.headers["content-type"],
         origin: `${scheme}://${req.headers.host ?? `${urlHost(host)}:${port}`}`,
+        caller: verdict.username,
       },
       state,
+      rules,
       { maxItemsPerPage: faults.pageCap },
     );
     fault?.whenAnswered?.(entry);
@@ -329,6 +335,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   const url = `${scheme}://${urlHost(host)}:${port}`;
 
   return {
+    profile: rules.name,
     url,
     apiRoot: `${url}${API_ROOT}`,
     port,

@@ -116,7 +116,11 @@ export class SimState {
       desc: "simulator admin key",
       publicKey: seed.publicKey ?? DEFAULT_PUBLIC_KEY,
       privateKey: seed.privateKey ?? DEFAULT_PRIVATE_KEY,
-      roles: [{ orgId: state.orgId, roleName: "ORG_OWNER" }],
+      // An Organization Owner with a project role that allows log collection (./roles).
+      roles: [
+        { orgId: state.orgId, roleName: "ORG_OWNER" },
+        { groupId: state.groupId, roleName: "GROUP_OWNER" },
+      ],
     });
     state.addApiKeys(seed.keys ?? DEFAULT_KEY_COUNT);
     if (stateFile !== undefined) state.scheduleSave();
@@ -196,6 +200,11 @@ export class SimState {
   apiKey(id: string): SimApiKey | undefined {
     const key = this.keys.get(id);
     return key ? copyKey(key) : undefined;
+  }
+
+  /** The key with this public key, as stored (no copy: read only). */
+  apiKeyByPublicKey(publicKey: string): SimApiKey | undefined {
+    return this.byPublicKey.get(publicKey);
   }
 
   /** The private key of the key with this public key (digest password lookup). */

@@ -1,7 +1,8 @@
 /**
  * Public types of the local Ops Manager simulator: the three operations of
  * ../shared/spec/ops-manager-public-api.md (list org API keys, patch one, create a log collection job)
- * behind real digest authentication, with recorded requests and fault injection for tests.
+ * behind real digest authentication, with recorded requests and fault injection for tests, as the spec
+ * writes them or as deployed servers answer them (`SimulatorProfile`).
  */
 
 export type OrgRoleName = "ORG_OWNER" | "ORG_MEMBER" | "ORG_GROUP_CREATOR" | "ORG_READ_ONLY";
@@ -26,11 +27,15 @@ export interface SimApiKey {
 export interface SimLogCollectionJob {
   id: string;
   groupId: string;
+  /** As the client sent it: the `deployed` profile takes any case (mongocli sends lower case). */
   resourceType: string;
   resourceName: string;
   sizeRequestedPerFileBytes: number;
   logTypes: string[];
   redacted: boolean;
+  /** The optional time window (ms since the epoch), when the client sent one (`deployed` profile). */
+  logCollectionFromDate?: number;
+  logCollectionToDate?: number;
   createdAt: string;
 }
 
@@ -49,7 +54,17 @@ export interface SeedOptions {
   randomSeed?: number;
 }
 
+/**
+ * Which server the simulator plays. `deployed`: the Ops Manager that users run, as its documentation
+ * and MongoDB's Go client show it (the database log is `MONGODB`, `API_KEY_NOT_FOUND` is 400, callers
+ * without the role get 401 with an `errorCode`, expired nonces are answered `stale=false`, …).
+ * `spec`: the API reference as written (`DATABASE`, `stale=true`, no role checks).
+ */
+export type SimulatorProfile = "deployed" | "spec";
+
 export interface SimulatorOptions {
+  /** Which server to play. Default `deployed`. */
+  profile?: SimulatorProfile;
   /** Default 127.0.0.1. */
   host?: string;
   /** Default 0 (an ephemeral port). */
@@ -59,7 +74,7 @@ export interface SimulatorOptions {
   /** Keep state in this JSON file: loaded at start when it exists, written after every change. */
   stateFile?: string;
   seed?: SeedOptions;
-  /** How long a nonce is accepted before the server answers `stale=true`. Default 60_000 ms. */
+  /** How long a nonce is accepted before the server calls it expired. Default 60_000 ms. */
   nonceLifetimeMs?: number;
   /** Record requests in `requests`. Default true. */
   record?: boolean;
@@ -109,7 +124,10 @@ export interface Fault {
   /** Answer with this status and an error body in the server's shape. */
   status?: number;
   errorCode?: string;
-  /** `Retry-After` header value, in seconds. */
+  /**
+   * `Retry-After` header value, in seconds. A 429 without it gets none in the `deployed` profile (the
+   * error table documents RATE_LIMITED without one) and 1 second in the `spec` profile.
+   */
   retryAfterSeconds?: number;
   /** Wait this long before answering. */
   delayMs?: number;
@@ -178,6 +196,8 @@ export interface FaultController {
 }
 
 export interface Simulator {
+  /** The server it plays. */
+  profile: SimulatorProfile;
   /** Origin, e.g. `http://127.0.0.1:41234` (no path). */
   url: string;
   /** `url` + `/api/public/v1.0`. */

@@ -1,9 +1,10 @@
 import { isRecord } from "../client/is-record";
-import type { JsonResponse } from "../client/types";
+import type { JsonResponse, RequestOptions } from "../client/types";
+import { explainAuthorization, type Operation } from "./authorization-error";
 import { idSegment, show } from "./ids";
 import { InputError } from "./input-error";
 import { type ListAllOptions, readConsistentListing } from "./listing-pages";
-import { explainNotFound } from "./not-found";
+import { explainNotFound, type PathIds } from "./not-found";
 import { parseResponse } from "./parse";
 import { apiKeyListingSchema, apiKeyPageSchema, apiKeySchema, MAX_ITEMS_PER_PAGE } from "./schemas";
 import type { Transport } from "./transport";
@@ -27,6 +28,16 @@ export interface ApiKeyChange {
 
 /** Where to find a key: by its id or by its public key. */
 export type ApiKeySelector = { id: string; publicKey?: undefined } | { publicKey: string; id?: undefined };
+
+/**
+ * `transport.request`, its errors told in this API's terms: a 401 with an `errorCode` as the role
+ * `operation` needs, a "not found" answer as the id in `ids` the server did not know.
+ */
+function requestAs(transport: Transport, operation: Operation, options: RequestOptions, ids: PathIds) {
+  return transport
+    .request(options)
+    .catch((error: unknown) => Promise.reject(explainAuthorization(explainNotFound(error, ids), operation)));
+}
 
 function keysPath(orgId: string): string {
   return `/orgs/${idSegment("orgId", orgId)}/apiKeys`;
@@ -65,9 +76,12 @@ async function readCheckedPage(
   options: PageOptions,
 ): Promise<{ page: ApiKeyPage; url: string }> {
   const { path, query } = pageRequest(orgId, options);
-  const response = await transport
-    .request({ method: "GET", path, query })
-    .catch((error: unknown) => Promise.reject(explainNotFound(error, { orgId })));
+  const response = await requestAs(
+    transport,
+    { kind: "listOrgApiKeys", orgId },
+    { method: "GET", path, query },
+    { orgId },
+  );
   return { page: parseResponse(apiKeyPageSchema, response, "GET", path), url: response.url };
 }
 
@@ -134,9 +148,12 @@ export async function listOrgApiKeysPageCheckedOnUse(
   options: PageOptions = {},
 ): Promise<ListedApiKeyPage> {
   const { path, query } = pageRequest(orgId, options);
-  const response = await transport
-    .request({ method: "GET", path, query })
-    .catch((error: unknown) => Promise.reject(explainNotFound(error, { orgId })));
+  const response = await requestAs(
+    transport,
+    { kind: "listOrgApiKeys", orgId },
+    { method: "GET", path, query },
+    { orgId },
+  );
   const page = parseResponse(apiKeyListingSchema, response, "GET", path);
   const listed: ListedPage = { response, path };
   const results: ListedApiKey[] = [];
@@ -245,8 +262,11 @@ export async function patchOrgApiKey(
     throw new InputError("desc/roles", "at least one of desc and roles must be given to update an API key");
   }
   const path = `${keysPath(orgId)}/${idSegment("apiKeyId", apiKeyId)}`;
-  const response = await transport
-    .request({ method: "PATCH", path, body })
-    .catch((error: unknown) => Promise.reject(explainNotFound(error, { orgId, apiKeyId })));
+  const response = await requestAs(
+    transport,
+    { kind: "updateOrgApiKey", orgId },
+    { method: "PATCH", path, body },
+    { orgId, apiKeyId },
+  );
   return parseResponse(apiKeySchema, response, "PATCH", path);
 }

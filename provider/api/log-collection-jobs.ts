@@ -6,6 +6,8 @@ import {
   TimeoutError,
 } from "../client/errors";
 import type { JsonResponse } from "../client/types";
+import { explainAuthorization } from "./authorization-error";
+import { logTypeKey, sendNamingDatabaseLog } from "./database-log";
 import { hex24Segment, show } from "./ids";
 import { InputError } from "./input-error";
 import { explainNotFound } from "./not-found";
@@ -38,12 +40,23 @@ export async function createLogCollectionJob(
     const issue = parsed.error.issues[0]!;
     throw new InputError(issuePath(issue.path) || "request", issue.message);
   }
-  if (new Set(parsed.data.logTypes).size !== parsed.data.logTypes.length) {
+  // MONGODB and DATABASE name one log: both in one list repeat it.
+  if (new Set(parsed.data.logTypes.map(logTypeKey)).size !== parsed.data.logTypes.length) {
     throw new InputError("logTypes", "must not repeat a log type", show(parsed.data.logTypes.join(",")));
   }
-  // Field order as the spec lists it, and nothing else: the server rejects unknown attributes.
+  // Field order as the spec lists it, and nothing else: the server rejects unknown attributes. The
+  // time window goes only when given: a server that follows the spec alone would refuse it.
   const { resourceType, resourceName, sizeRequestedPerFileBytes, logTypes, redacted } = parsed.data;
-  const body = { resourceType, resourceName, sizeRequestedPerFileBytes, logTypes, redacted };
+  const { logCollectionFromDate: from, logCollectionToDate: to } = parsed.data;
+  const body = {
+    resourceType,
+    resourceName,
+    sizeRequestedPerFileBytes,
+    logTypes,
+    redacted,
+    ...(from === undefined ? {} : { logCollectionFromDate: from }),
+    ...(to === undefined ? {} : { logCollectionToDate: to }),
+  };
   const uncertain = (cause: Error) =>
     new UncertainCreateError(
       "log collection job",
@@ -52,10 +65,15 @@ export async function createLogCollectionJob(
     );
   let response: JsonResponse;
   try {
-    response = await transport.request({ method: "POST", path, body });
+    response = await sendNamingDatabaseLog(transport, logTypes, (named) =>
+      transport.request({ method: "POST", path, body: { ...body, logTypes: named } }),
+    );
   } catch (error) {
     if (mayHaveActed(error)) throw uncertain(error as Error);
-    throw explainNotFound(error, { groupId });
+    throw explainAuthorization(explainNotFound(error, { groupId }), {
+      kind: "createLogCollectionJob",
+      groupId,
+    });
   }
   const id = (response.body as { id?: unknown } | undefined)?.id;
   try {

@@ -22,6 +22,9 @@ export type {
 } from "./types";
 export { GROUP_ROLES, LOG_TYPES, ORG_ROLES, RESOURCE_TYPES } from "./types";
 
+/** The latest time a JavaScript `Date` holds, in ms since the epoch (ECMA-262, Time Values). */
+export const MAX_DATE_MS = 8.64e15;
+
 /** Largest `itemsPerPage` the server accepts (spec, Limits). */
 export const MAX_ITEMS_PER_PAGE = 500;
 
@@ -79,6 +82,9 @@ export const logCollectionJobRequestSchema = z.object({
   sizeRequestedPerFileBytes: z.number().int().positive(),
   logTypes: z.array(z.enum(LOG_TYPES)).min(1),
   redacted: z.boolean(),
+  // Deployed servers take an optional time window, in ms since the epoch (NOTES.md).
+  logCollectionFromDate: z.number().int().positive().max(MAX_DATE_MS).optional(),
+  logCollectionToDate: z.number().int().positive().max(MAX_DATE_MS).optional(),
 });
 
 export const logCollectionJobResponseSchema = z.object({

@@ -28,11 +28,15 @@ export type GroupRole = (typeof GROUP_ROLES)[number];
 export const RESOURCE_TYPES = ["CLUSTER", "PROCESS", "REPLICASET"] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
 
-/** Types of log a log collection job collects. */
+/**
+ * Types of log a log collection job collects. The database log has two names, `MONGODB` (deployed
+ * servers, the Ops Manager documentation) and `DATABASE` (the spec): either may be given (./database-log).
+ */
 export const LOG_TYPES = [
   "AUTOMATION_AGENT",
   "BACKUP_AGENT",
   "MONITORING_AGENT",
+  "MONGODB",
   "DATABASE",
   "FTDC",
 ] as const;
@@ -67,6 +71,10 @@ export interface LogCollectionJobRequest {
   sizeRequestedPerFileBytes: number;
   logTypes: LogType[];
   redacted: boolean;
+  /** Collect logs from this time on, in ms since the epoch. */
+  logCollectionFromDate?: number;
+  /** Collect logs up to this time, in ms since the epoch. */
+  logCollectionToDate?: number;
 }
 
 /** What the server answers a log collection job's POST with (what the provider reads of it). */

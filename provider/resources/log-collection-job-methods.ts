@@ -3,9 +3,10 @@
  * `pulumi-opsmanager/host`, never captured by a serialized provider.
  */
 import { z } from "zod";
-import { sameName } from "../api/closest";
+import { DATABASE_LOG_NAMES, isDatabaseLog, logTypeKey } from "../api/database-log";
 import { hex24Rule, show } from "../api/ids";
 import { createLogCollectionJob, wasNotSent } from "../api/log-collection-jobs";
+import { MAX_DATE_MS } from "../api/schemas";
 import { LOG_TYPES, RESOURCE_TYPES } from "../api/types";
 import { inContext } from "./in-context";
 import type { LogCollectionJobProviderInputs, LogCollectionJobProviderOutputs } from "./provider-types";
@@ -19,9 +20,23 @@ const INPUTS = [
   "sizeRequestedPerFileBytes",
   "logTypes",
   "redacted",
+  "logCollectionFromDate",
+  "logCollectionToDate",
 ] as const;
 
 const SIZE_RULE = `must be a whole number of bytes from 1 to ${Number.MAX_SAFE_INTEGER}`;
+
+const DATE_RULE = "must be a time in whole milliseconds since the epoch";
+
+/** The rules of a time window's end: a positive whole number of ms that a `Date` can hold. */
+const dateShape = z
+  .number(typeRule(DATE_RULE))
+  .refine((v) => Number.isInteger(v), { error: (i) => `${DATE_RULE} (got ${show(i.input)})` })
+  .refine((v) => v > 0, { error: (i) => `must be positive (got ${show(i.input)})` })
+  .refine((v) => v <= MAX_DATE_MS, {
+    error: (i) => `must be at most ${MAX_DATE_MS}, the latest time a Date holds (got ${show(i.input)})`,
+  })
+  .optional();
 
 /** The first value `values` holds more than once, and how many times. */
 function repeated(values: readonly string[]): { value: string; times: number } | undefined {
@@ -31,13 +46,6 @@ function repeated(values: readonly string[]): { value: string; times: number } |
   }
   return undefined;
 }
-
-// The Ops Manager documentation and mongocli name the database log MONGODB; the spec, and so this
-// provider, name it DATABASE (NOTES.md, "The deployed server").
-const databaseLogNote = (input: unknown) =>
-  typeof input === "string" && sameName(["MONGODB", "MONGOD"], input) !== undefined
-    ? '; did you mean "DATABASE"? (the API reference this provider follows names the database log DATABASE)'
-    : undefined;
 
 /** The rules of LogCollectionJob's inputs, one schema per property. */
 export const logCollectionJobInputShape = {
@@ -67,7 +75,7 @@ export const logCollectionJobInputShape = {
     }),
   logTypes: z
     .array(
-      z.enum(LOG_TYPES, oneOfRule(LOG_TYPES, `must be one of ${LOG_TYPES.join(", ")}`, databaseLogNote)),
+      z.enum(LOG_TYPES, oneOfRule(LOG_TYPES, `must be one of ${LOG_TYPES.join(", ")}`)),
       typeRule("must be a list of log types"),
     )
     .min(1, { error: "must name at least one log type" })
@@ -76,37 +84,73 @@ export const logCollectionJobInputShape = {
         const r = repeated(i.input as string[])!;
         return `must not repeat a log type: ${JSON.stringify(r.value)} is given ${r.times} times`;
       },
+    })
+    .refine((v) => v.filter(isDatabaseLog).length <= 1, {
+      error: `must not repeat a log type: ${DATABASE_LOG_NAMES.map((n) => JSON.stringify(n)).join(" and ")} both name the database log`,
     }),
   redacted: z.boolean(typeRule("must be true or false")),
+  logCollectionFromDate: dateShape,
+  logCollectionToDate: dateShape,
 } satisfies Record<keyof LogCollectionJobProviderInputs, z.ZodType>;
 
 /**
  * Whether two `logTypes` lists ask for the same logs: the job collects a set of log types, so order is
- * no change. A list not known yet (preview) is a change.
+ * no change, and neither is naming the database log `MONGODB` instead of `DATABASE`. A list not known
+ * yet (preview) is a change.
  */
 export function sameLogTypes(a: unknown, b: unknown): boolean {
   if (!Array.isArray(a) || !Array.isArray(b) || isUnknown(a) || isUnknown(b)) return false;
-  const x = new Set<unknown>(a);
-  const y = new Set<unknown>(b);
+  const x = new Set<unknown>(a.map(logTypeKey));
+  const y = new Set<unknown>(b.map(logTypeKey));
   return x.size === y.size && [...x].every((t) => y.has(t));
+}
+
+/** A resource type as the spec spells it (`replicaset` → `REPLICASET`); anything else as it is. */
+function specResourceType(value: unknown): unknown {
+  if (typeof value !== "string") return value;
+  const upper = value.toUpperCase();
+  return (RESOURCE_TYPES as readonly string[]).includes(upper) ? upper : value;
 }
 
 /** The inputs whose value in `news` differs from the one in `olds`. */
 function changedInputs(olds: LogCollectionJobProviderOutputs, news: LogCollectionJobProviderInputs) {
-  return INPUTS.filter((name) =>
-    name === "logTypes"
-      ? !sameLogTypes(news.logTypes, olds.logTypes)
-      : JSON.stringify(news[name]) !== JSON.stringify(olds[name]),
-  );
+  return INPUTS.filter((name) => {
+    if (name === "logTypes") return !sameLogTypes(news.logTypes, olds.logTypes);
+    // State written before check normalized the case compares equal to it.
+    if (name === "resourceType") return specResourceType(news[name]) !== specResourceType(olds[name]);
+    return JSON.stringify(news[name]) !== JSON.stringify(olds[name]);
+  });
 }
 
-/** `check`: one failure per bad input, naming the rule; values not known yet pass. */
+/**
+ * `check`: one failure per bad input, naming the rule; values not known yet pass. `resourceType` in
+ * any case becomes the spec's upper case (mongocli sends it in lower case), so that the engine's own
+ * comparison sees no change where only the case differs.
+ */
 export async function check(_olds: Record<string, unknown>, news: Record<string, unknown>) {
   await whenConfigured();
   currentSettings();
-  const failures = checkProperties("LogCollectionJob", logCollectionJobInputShape, news);
   const inputs = { ...news };
   delete inputs.__provider;
+  // Only a string is touched: a missing input must stay missing (undefined is not plain JSON).
+  if (typeof inputs.resourceType === "string" && !isUnknown(inputs.resourceType)) {
+    inputs.resourceType = specResourceType(inputs.resourceType);
+  }
+  const failures = checkProperties("LogCollectionJob", logCollectionJobInputShape, inputs);
+  const { logCollectionFromDate: from, logCollectionToDate: to } = inputs;
+  const bad = new Set(failures.map((f) => f.property));
+  if (
+    typeof from === "number" &&
+    typeof to === "number" &&
+    !bad.has("logCollectionFromDate") &&
+    !bad.has("logCollectionToDate") &&
+    from >= to
+  ) {
+    failures.push({
+      property: "logCollectionFromDate",
+      reason: `logCollectionFromDate must be before logCollectionToDate (got ${from} and ${to})`,
+    });
+  }
   return { inputs, failures };
 }
 
@@ -121,14 +165,19 @@ export async function diff(
 }
 
 function outputsFor(jobId: string, inputs: LogCollectionJobProviderInputs): LogCollectionJobProviderOutputs {
+  const { logCollectionFromDate: from, logCollectionToDate: to } = inputs;
   return {
     jobId,
     groupId: inputs.groupId,
     resourceType: inputs.resourceType,
     resourceName: inputs.resourceName,
     sizeRequestedPerFileBytes: inputs.sizeRequestedPerFileBytes,
+    // As declared: MONGODB or DATABASE, whichever name the server was sent.
     logTypes: [...inputs.logTypes],
     redacted: inputs.redacted,
+    // Outputs are plain JSON: an absent end of the window is left out, never undefined.
+    ...(from === undefined ? {} : { logCollectionFromDate: from }),
+    ...(to === undefined ? {} : { logCollectionToDate: to }),
   };
 }
 
@@ -142,6 +191,8 @@ export async function create(inputs: LogCollectionJobProviderInputs) {
       sizeRequestedPerFileBytes: inputs.sizeRequestedPerFileBytes,
       logTypes: inputs.logTypes,
       redacted: inputs.redacted,
+      logCollectionFromDate: inputs.logCollectionFromDate,
+      logCollectionToDate: inputs.logCollectionToDate,
     });
     return { id, outs: outputsFor(id, inputs) };
   } catch (error) {

@@ -3,10 +3,10 @@
  * `pulumi-opsmanager/host`, never captured by a serialized provider.
  */
 import { z } from "zod";
+import { isApiKeyGone } from "../api/api-key-gone";
 import { type ApiKeyChange, type ApiKeySelector, patchOrgApiKey } from "../api/api-keys";
 import { idRule, show } from "../api/ids";
 import { type ApiKey, ORG_ROLES, type OrgRole } from "../api/schemas";
-import { ApiError } from "../client/errors";
 import { inContext } from "./in-context";
 import { findKey, rememberKey } from "./org-key-cache";
 import type { OrgApiKeyProviderInputs, OrgApiKeyProviderOutputs, ProjectRole } from "./provider-types";
@@ -278,10 +278,9 @@ export async function update(id: string, olds: OrgApiKeyProviderOutputs, news: O
     }
     return { outs: outputsFor(news, key, adoptedAfter(olds, news)) };
   } catch (error) {
-    const gone =
-      error instanceof ApiError && error.status === 404
-        ? " The key may have been deleted outside Pulumi: run `pulumi refresh` to drop it from the stack."
-        : "";
+    const gone = isApiKeyGone(error)
+      ? " The key may have been deleted outside Pulumi: run `pulumi refresh` to drop it from the stack."
+      : "";
     throw withContext(error, describeKey(news.orgId, { id }), gone);
   }
 }
@@ -310,6 +309,8 @@ export async function read(id: string, olds: Partial<OrgApiKeyProviderOutputs>) 
     // the host forwards them from SDK 3.216 (pulumi/pulumi#21315), the peer dependency's floor.
     return { id: key.id, props: outputsFor(inputs, key, adopted), inputs };
   } catch (error) {
+    // A key the server says is gone leaves the stack, however the server put it.
+    if (isApiKeyGone(error)) return { id: "", props: {} };
     throw withContext(error, describeKey(orgId, { id }));
   }
 }
@@ -330,7 +331,7 @@ export async function remove(id: string, olds: OrgApiKeyProviderOutputs): Promis
     await patch(olds.orgId, inState(olds), change);
   } catch (error) {
     // A key that is gone has nothing to restore.
-    if (error instanceof ApiError && error.status === 404) return;
+    if (isApiKeyGone(error)) return;
     throw withContext(error, `restoring ${describeKey(olds.orgId, { id })}`);
   }
 }

@@ -44,6 +44,10 @@ export interface LogCollectionJobProviderInputs {
   sizeRequestedPerFileBytes: number;
   logTypes: LogType[];
   redacted: boolean;
+  /** Collect logs from this time on, in ms since the epoch. */
+  logCollectionFromDate?: number;
+  /** Collect logs up to this time, in ms since the epoch. */
+  logCollectionToDate?: number;
 }
 
 /** LogCollectionJob's outputs: the job's id and every input. */

@@ -369,10 +369,10 @@ describe("a 404 names the id the server did not know", () => {
 });
 
 describe("creating a log collection job", () => {
-  it("POSTs the body once and returns the 24-hex id", async () => {
+  it("POSTs the body once, the database log under the deployed server's name, and returns the 24-hex id", async () => {
     const { id } = await createLogCollectionJob(client, sim.groupId, job);
     expect(id).toMatch(/^[0-9a-f]{24}$/);
-    expect(served().map((r) => [r.method, r.body])).toEqual([["POST", job]]);
+    expect(served().map((r) => [r.method, r.body])).toEqual([["POST", { ...job, logTypes: ["MONGODB"] }]]);
   });
 
   it("refuses a group id that is not 24 hex digits before sending", async () => {

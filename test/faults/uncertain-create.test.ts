@@ -159,3 +159,49 @@ describe("a create whose challenge request fails (a new host: its first request 
     expect(sim.state.jobs().length - jobsBefore).toBe(1);
   });
 });
+describe.each(["deployed", "spec"] as const)(
+  "a create naming the database log, against the %s server",
+  (profile) => {
+    let server: Simulator;
+    let learner: Host;
+    beforeAll(async () => {
+      server = await startSimulator({ profile, seed: { keys: 1, privateKey: PRIVATE_KEY } });
+      learner = await fx.newHost({
+        "opsmanager:baseUrl": server.url,
+        "opsmanager:publicKey": server.publicKey,
+        "opsmanager:privateKey": PRIVATE_KEY,
+      });
+    });
+    afterAll(() => server?.close());
+
+    it("cut off after the server acted while the name is learned: reported uncertain, and never POSTed again", async () => {
+      // The POST that names the database log as this server takes it (the spec's: the second) is cut off.
+      if (profile === "spec") server.faults.add({ method: "POST", delayMs: 0 });
+      server.faults.add({ method: "POST", drop: "after" });
+      const error = (await checkThenCreate(
+        learner,
+        jobUrn("db-cut"),
+        fx.withJob({
+          groupId: server.groupId,
+          resourceType: "REPLICASET",
+          resourceName: "rs-cut",
+          sizeRequestedPerFileBytes: 5_000,
+          logTypes: ["DATABASE", "FTDC"],
+          redacted: false,
+        }),
+      ).catch((e) => e)) as HostCallError;
+      expect(error.message).toContain("The server may have created the log collection job");
+      await new Promise((r) => setTimeout(r, 300));
+      const sent = server.requests.filter((q) => q.method === "POST" && q.authenticated);
+      expect(sent.map((q) => [q.status, (q.body as { logTypes: string[] }).logTypes[0]])).toEqual(
+        profile === "spec"
+          ? [
+              [400, "MONGODB"],
+              [0, "DATABASE"],
+            ]
+          : [[0, "MONGODB"]],
+      );
+      expect(server.state.jobs()).toHaveLength(1);
+    });
+  },
+);

@@ -211,9 +211,15 @@ export const ROWS: Row[] = [
   job("resourceType unknown", "resourceType", /resourceType must be one of CLUSTER, PROCESS, REPLICASET/, {
     resourceType: "NODE",
   }),
-  job("resourceType in lower case", "resourceType", /resourceType must be one of .*did you mean "CLUSTER"/, {
-    resourceType: "cluster",
-  }),
+  // In any case it is a resource type (mongocli sends lower case): only an unknown one is refused.
+  job(
+    "resourceType unknown, in lower case",
+    "resourceType",
+    /resourceType must be one of .*\(got "shard"\)/,
+    {
+      resourceType: "shard",
+    },
+  ),
   job("resourceType REPLICA_SET", "resourceType", /\(got "REPLICA_SET"; did you mean "REPLICASET"\?\)/, {
     resourceType: "REPLICA_SET",
   }),
@@ -288,21 +294,54 @@ export const ROWS: Row[] = [
     /logTypes\[0\] .*\(got "AUTOMATION_AGNET"; did you mean "AUTOMATION_AGENT"\?\)/,
     { logTypes: ["AUTOMATION_AGNET"] },
   ),
-  job(
-    "logTypes MONGODB, the documentation's name of the database log",
-    "logTypes",
-    /logTypes\[0\] .*\(got "MONGODB"; did you mean "DATABASE"\?/,
-    { logTypes: ["MONGODB"] },
-  ),
   job("logTypes repeated", "logTypes", /logTypes must not repeat a log type: "FTDC" is given 2 times/, {
     logTypes: ["FTDC", "DATABASE", "FTDC"],
   }),
+  job(
+    "logTypes naming the database log twice",
+    "logTypes",
+    /logTypes must not repeat a log type: "MONGODB" and "DATABASE" both name the database log/,
+    { logTypes: ["MONGODB", "DATABASE"] },
+  ),
   job("logTypes holding null", "logTypes", /logTypes\[0\] must be one of .*\(got null\)/, {
     logTypes: [null],
   }),
   job("redacted the string true", "redacted", /redacted must be true or false.*"true"/, { redacted: "true" }),
   job("redacted missing", "redacted", /redacted is required/, undefined, ["redacted"]),
   job("unknown property redact", "redact", /redact is not an input of LogCollectionJob/, { redact: true }),
+  // LogCollectionJob: the optional time window
+  job(
+    "logCollectionFromDate fractional",
+    "logCollectionFromDate",
+    /logCollectionFromDate must be a time in whole milliseconds since the epoch \(got 1.5\)/,
+    { logCollectionFromDate: 1.5 },
+  ),
+  job(
+    "logCollectionFromDate a date string",
+    "logCollectionFromDate",
+    /logCollectionFromDate must be a time in whole milliseconds since the epoch \(got "2026-03-01"\)/,
+    { logCollectionFromDate: "2026-03-01" },
+  ),
+  job(
+    "logCollectionToDate negative",
+    "logCollectionToDate",
+    /logCollectionToDate must be positive \(got -1\)/,
+    {
+      logCollectionToDate: -1,
+    },
+  ),
+  job(
+    "logCollectionToDate past what a Date holds",
+    "logCollectionToDate",
+    /logCollectionToDate must be at most 8640000000000000, the latest time a Date holds/,
+    { logCollectionToDate: 8.64e15 + 1 },
+  ),
+  job(
+    "time window ending before it starts",
+    "logCollectionFromDate",
+    /logCollectionFromDate must be before logCollectionToDate \(got 1700000000000 and 1690000000000\)/,
+    { logCollectionFromDate: 1_700_000_000_000, logCollectionToDate: 1_690_000_000_000 },
+  ),
 
   // Provider settings
   config("base URL without a scheme", "opsmanager:baseUrl", /must start with http:\/\/ or https:\/\//, {

@@ -7,7 +7,12 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startSimulator } from "../../simulator";
-import type { Simulator } from "../../simulator/types";
+import type { Simulator, SimulatorProfile } from "../../simulator/types";
+
+/** Both servers the simulator plays, for the behaviour that differs between them. */
+const BOTH: SimulatorProfile[] = ["deployed", "spec"];
+/** The database log's name in each profile: deployed servers call it MONGODB, the spec DATABASE. */
+const DB_LOG: Record<SimulatorProfile, string> = { deployed: "MONGODB", spec: "DATABASE" };
 
 const API_PATH = "/api/public/v1.0";
 const CHALLENGE_RE =
@@ -183,10 +188,10 @@ function json<T>(reply: Reply): T {
   return JSON.parse(reply.text) as T;
 }
 
-describe("digest authentication", () => {
+describe.each(BOTH)("digest authentication (%s profile)", (profile) => {
   let sim: Simulator;
   beforeAll(async () => {
-    sim = await startSimulator();
+    sim = await startSimulator({ profile });
   });
   afterAll(() => sim.close());
   beforeEach(() => sim.faults.clear());
@@ -280,7 +285,7 @@ describe("digest authentication", () => {
     expect(String(reply.headers["www-authenticate"])).toMatch(/stale=false$/);
   });
 
-  it("an expired nonce with right credentials gets stale=true and a new nonce", async () => {
+  it("an expired nonce with right credentials gets a new nonce, stale=true in the spec and stale=false as deployed servers answer", async () => {
     sim.faults.nonceLifetime(30);
     const nonce = nonceOf(await exchange(`${sim.apiRoot}/orgs/${sim.orgId}/apiKeys`));
     await new Promise((r) => setTimeout(r, 80));
@@ -290,7 +295,9 @@ describe("digest authentication", () => {
     });
     expect(reply.status).toBe(401);
     expect(reply.headers["www-authenticate"]).toMatch(CHALLENGE_RE);
-    expect(String(reply.headers["www-authenticate"])).toMatch(/stale=true$/);
+    expect(String(reply.headers["www-authenticate"])).toMatch(
+      profile === "spec" ? /stale=true$/ : /stale=false$/,
+    );
     expect(nonceOf(reply)).not.toBe(nonce);
   });
 
@@ -360,24 +367,28 @@ describe("digest authentication", () => {
   });
 });
 
-describe("the three operations", () => {
+describe.each(BOTH)("the three operations (%s profile)", (profile) => {
   let sim: Simulator;
   let client: DigestClient;
   beforeAll(async () => {
-    sim = await startSimulator();
+    sim = await startSimulator({ profile });
     client = new DigestClient(sim);
   });
+  const validJob = () => validJobFor(profile);
   afterAll(() => sim.close());
   beforeEach(() => sim.faults.clear());
 
-  it("the default seed is an admin ORG_OWNER key plus five generated keys in creation order", () => {
+  it("the default seed is an admin key (ORG_OWNER, and GROUP_OWNER of the project) plus five generated keys in creation order", () => {
     const keys = sim.state.apiKeys(sim.orgId);
     expect(sim.orgId).toBe("5f0000000000000000000001");
     expect(sim.groupId).toBe("5f0000000000000000000002");
     expect(sim.publicKey).toBe("simadmin");
     expect(keys).toHaveLength(6);
     expect(keys[0]?.publicKey).toBe("simadmin");
-    expect(keys[0]?.roles).toEqual([{ orgId: sim.orgId, roleName: "ORG_OWNER" }]);
+    expect(keys[0]?.roles).toEqual([
+      { orgId: sim.orgId, roleName: "ORG_OWNER" },
+      { groupId: sim.groupId, roleName: "GROUP_OWNER" },
+    ]);
     for (const key of keys.slice(1)) {
       expect(key.id).toMatch(/^[0-9a-f]{24}$/);
       expect(key.publicKey).toMatch(/^[a-z]{8}$/);
@@ -396,7 +407,10 @@ describe("the three operations", () => {
       desc: "simulator admin key",
       privateKey: `********-****-****-${sim.privateKey.slice(-12)}`,
       publicKey: "simadmin",
-      roles: [{ orgId: sim.orgId, roleName: "ORG_OWNER" }],
+      roles: [
+        { orgId: sim.orgId, roleName: "ORG_OWNER" },
+        { groupId: sim.groupId, roleName: "GROUP_OWNER" },
+      ],
       links: [{ href: `${sim.apiRoot}/orgs/${sim.orgId}/apiKeys/5f0000000000000000000003`, rel: "self" }],
     });
     expect(reply.text).not.toContain(sim.privateKey);
@@ -660,11 +674,11 @@ describe("the three operations", () => {
     ).toBe(200);
   });
 
-  it("a PATCH of an unknown key is 404 API_KEY_NOT_FOUND, bad JSON is 400 INVALID_JSON, no JSON type is 415", async () => {
+  it("a PATCH of an unknown key is API_KEY_NOT_FOUND (400 as the error table says, 404 in the spec profile), bad JSON is 400 INVALID_JSON, no JSON type is 415", async () => {
     const missing = await client.call("PATCH", `/orgs/${sim.orgId}/apiKeys/5f00000000000000000000ee`, {
       desc: "x",
     });
-    expect(missing.status).toBe(404);
+    expect(missing.status).toBe(profile === "deployed" ? 400 : 404);
     expect(json<ErrorBody>(missing).errorCode).toBe("API_KEY_NOT_FOUND");
     const key = sim.state.addApiKey({});
     const bad = await client.call("PATCH", `/orgs/${sim.orgId}/apiKeys/${key.id}`, undefined, {
@@ -702,7 +716,7 @@ describe("the three operations", () => {
       [{ sizeRequestedPerFileBytes: 1.5 }, "INVALID_ATTRIBUTE"],
       [{ sizeRequestedPerFileBytes: "10" }, "INVALID_ATTRIBUTE"],
       [{ logTypes: [] }, "INVALID_ATTRIBUTE"],
-      [{ logTypes: ["DATABASE", "KERNEL"] }, "INVALID_ENUM_VALUE"],
+      [{ logTypes: [DB_LOG[profile], "KERNEL"] }, "INVALID_ENUM_VALUE"],
       [{ redacted: "yes" }, "INVALID_ATTRIBUTE"],
       [{ redacted: undefined }, "MISSING_ATTRIBUTE"],
       [{ extra: 1 }, "INVALID_ATTRIBUTE"],
@@ -749,15 +763,17 @@ describe("the three operations", () => {
   });
 });
 
-function validJob() {
+/** A job body the profile's server accepts (the default profile's unless told). */
+function validJobFor(profile: SimulatorProfile = "deployed") {
   return {
     resourceType: "REPLICASET",
     resourceName: "rs0",
     sizeRequestedPerFileBytes: 10_000_000,
-    logTypes: ["DATABASE", "FTDC"],
+    logTypes: [DB_LOG[profile], "FTDC"],
     redacted: true,
   };
 }
+const validJob = () => validJobFor();
 
 describe("fault injection", () => {
   let sim: Simulator;
@@ -981,6 +997,168 @@ describe("fault injection", () => {
     sim.faults.chaos({ rate503: 1 });
     sim.faults.clear();
     expect((await client.call("GET", `/orgs/${sim.orgId}/apiKeys`)).status).toBe(200);
+  });
+});
+
+describe.each(BOTH)("where the deployed server and the spec differ (%s profile)", (profile) => {
+  let sim: Simulator;
+  let client: DigestClient;
+  const deployed = profile === "deployed";
+  const jobPath = () => `/groups/${sim.groupId}/logCollectionJobs`;
+  beforeAll(async () => {
+    sim = await startSimulator({ profile });
+    client = new DigestClient(sim);
+  });
+  afterAll(() => sim.close());
+  beforeEach(() => sim.faults.clear());
+
+  /** A key with these roles, and a digest client that signs as it. */
+  function caller(roles: { orgId?: string; groupId?: string; roleName: string }[]) {
+    const key = sim.state.addApiKey({ roles });
+    return { key, client: new DigestClient(sim, key.publicKey, key.privateKey) };
+  }
+
+  it("names the database log MONGODB as deployed servers do and refuses the other name with 400 INVALID_ENUM_VALUE", async () => {
+    const before = sim.state.jobs().length;
+    const taken = await client.call("POST", jobPath(), {
+      ...validJobFor(profile),
+      logTypes: [DB_LOG[profile]],
+    });
+    expect(taken.status).toBe(201);
+    const other = deployed ? "DATABASE" : "MONGODB";
+    const refused = await client.call("POST", jobPath(), { ...validJobFor(profile), logTypes: [other] });
+    expect(refused.status).toBe(400);
+    expect(json<ErrorBody>(refused)).toMatchObject({
+      errorCode: "INVALID_ENUM_VALUE",
+      parameters: [other, "logTypes"],
+    });
+    expect(json<ErrorBody>(refused).detail).toContain(other);
+    expect(sim.state.jobs()).toHaveLength(before + 1);
+    expect(sim.state.jobs().at(-1)?.logTypes).toEqual([DB_LOG[profile]]);
+  });
+
+  it("takes a lower-case resourceType and stores it as sent when deployed; the spec profile refuses it", async () => {
+    const before = sim.state.jobs().length;
+    const reply = await client.call("POST", jobPath(), {
+      ...validJobFor(profile),
+      resourceType: "replicaset",
+    });
+    if (deployed) {
+      expect(reply.status).toBe(201);
+      expect(sim.state.jobs().at(-1)?.resourceType).toBe("replicaset");
+    } else {
+      expect(reply.status).toBe(400);
+      expect(json<ErrorBody>(reply).errorCode).toBe("INVALID_ENUM_VALUE");
+      expect(sim.state.jobs()).toHaveLength(before);
+    }
+  });
+
+  it("takes the optional time window in ms since the epoch when deployed; the spec profile refuses it as an unknown attribute", async () => {
+    const window = { logCollectionFromDate: 1_700_000_000_000, logCollectionToDate: 1_700_086_400_000 };
+    const reply = await client.call("POST", jobPath(), { ...validJobFor(profile), ...window });
+    if (deployed) {
+      expect(reply.status).toBe(201);
+      expect(sim.state.jobs().at(-1)).toMatchObject(window);
+      for (const bad of [{ logCollectionToDate: 1.5 }, { logCollectionFromDate: "2026-01-01" }]) {
+        const refused = await client.call("POST", jobPath(), { ...validJobFor(profile), ...bad });
+        expect(refused.status, JSON.stringify(bad)).toBe(400);
+        expect(json<ErrorBody>(refused).errorCode).toBe("INVALID_ATTRIBUTE");
+      }
+      const reversed = await client.call("POST", jobPath(), {
+        ...validJobFor(profile),
+        logCollectionFromDate: window.logCollectionToDate,
+        logCollectionToDate: window.logCollectionFromDate,
+      });
+      expect(json<ErrorBody>(reversed)).toMatchObject({ error: 400, errorCode: "INVALID_ATTRIBUTE" });
+    } else {
+      expect(reply.status).toBe(400);
+      expect(json<ErrorBody>(reply)).toMatchObject({ errorCode: "INVALID_ATTRIBUTE" });
+      expect(json<ErrorBody>(reply).detail).toContain("logCollectionFromDate");
+    }
+  });
+
+  it("answers a 429 without Retry-After when deployed unless the fault gives one, and with Retry-After: 1 in the spec profile", async () => {
+    sim.faults.add({ status: 429 }, { status: 429, retryAfterSeconds: 3 });
+    const plain = await client.call("GET", `/orgs/${sim.orgId}/apiKeys`);
+    expect(plain.status).toBe(429);
+    expect(json<ErrorBody>(plain).errorCode).toBe("RATE_LIMITED");
+    expect(plain.headers["retry-after"]).toBe(deployed ? undefined : "1");
+    const told = await client.call("GET", `/orgs/${sim.orgId}/apiKeys`);
+    expect(told.headers["retry-after"]).toBe("3");
+  });
+
+  it("a key with ORG_READ_ONLY lists the org's keys, and its PATCH is 401 USER_UNAUTHORIZED without a challenge when deployed", async () => {
+    const reader = caller([{ orgId: sim.orgId, roleName: "ORG_READ_ONLY" }]);
+    expect((await reader.client.call("GET", `/orgs/${sim.orgId}/apiKeys`)).status).toBe(200);
+    const target = sim.state.addApiKey({ desc: "before" });
+    const reply = await reader.client.call("PATCH", `/orgs/${sim.orgId}/apiKeys/${target.id}`, {
+      desc: "after",
+    });
+    if (deployed) {
+      expect(reply.status).toBe(401);
+      expect(reply.headers["www-authenticate"]).toBeUndefined();
+      expect(json<ErrorBody>(reply)).toMatchObject({
+        error: 401,
+        errorCode: "USER_UNAUTHORIZED",
+        reason: "Unauthorized",
+      });
+      expect(sim.state.apiKey(target.id)?.desc).toBe("before");
+    } else {
+      expect(reply.status).toBe(200);
+    }
+  });
+
+  it("a key with no role in the org gets 401 USER_UNAUTHORIZED for its keys when deployed", async () => {
+    const stranger = caller([{ orgId: "5f00000000000000000000a1", roleName: "ORG_OWNER" }]);
+    const reply = await stranger.client.call("GET", `/orgs/${sim.orgId}/apiKeys`);
+    expect(reply.status).toBe(deployed ? 401 : 200);
+    if (deployed) expect(json<ErrorBody>(reply).errorCode).toBe("USER_UNAUTHORIZED");
+  });
+
+  it("log collection takes a project role that allows it, or the org's owner; others get 401 NOT_IN_GROUP or USER_UNAUTHORIZED when deployed", async () => {
+    const cases: [string, { orgId?: string; groupId?: string; roleName: string }[], number, string?][] = [
+      ["no role in the project", [{ orgId: sim.orgId, roleName: "ORG_MEMBER" }], 401, "NOT_IN_GROUP"],
+      [
+        "Project Read Only",
+        [{ groupId: sim.groupId, roleName: "GROUP_READ_ONLY" }],
+        401,
+        "USER_UNAUTHORIZED",
+      ],
+      ["Project Automation Admin", [{ groupId: sim.groupId, roleName: "GROUP_AUTOMATION_ADMIN" }], 201],
+      ["Project Monitoring Admin", [{ groupId: sim.groupId, roleName: "GROUP_MONITORING_ADMIN" }], 201],
+      ["Organization Owner", [{ orgId: sim.orgId, roleName: "ORG_OWNER" }], 201],
+    ];
+    for (const [name, roles, status, errorCode] of cases) {
+      const before = sim.state.jobs().length;
+      const reply = await caller(roles).client.call("POST", jobPath(), validJobFor(profile));
+      expect(reply.status, name).toBe(deployed ? status : 201);
+      if (deployed && errorCode !== undefined) {
+        expect(json<ErrorBody>(reply).errorCode, name).toBe(errorCode);
+        expect(sim.state.jobs(), name).toHaveLength(before);
+      }
+    }
+  });
+});
+
+describe("the simulator's command line", () => {
+  it("takes --profile deployed or spec, and refuses any other", async () => {
+    const { parseArgs } = await import("../../simulator/cli");
+    expect(parseArgs(["--profile", "spec"]).profile).toBe("spec");
+    expect(parseArgs(["--profile", "deployed", "--port", "0"])).toMatchObject({
+      profile: "deployed",
+      port: 0,
+    });
+    expect(parseArgs([]).profile).toBeUndefined();
+    expect(() => parseArgs(["--profile", "atlas"])).toThrow(/--profile needs deployed or spec, got atlas/);
+  });
+
+  it("plays the deployed server when no profile is given", async () => {
+    const sim = await startSimulator();
+    try {
+      expect(sim.profile).toBe("deployed");
+    } finally {
+      await sim.close();
+    }
   });
 });
 

@@ -1,0 +1,14 @@
+import { ApiError } from "../client/errors";
+
+/**
+ * Whether `error` says the API key no longer exists: `API_KEY_NOT_FOUND`, which the error table lists
+ * as 400 ("No API Key with ID {ID} exists.") and servers also answer as 404. Both are treated alike, as
+ * the Terraform Atlas provider does after its users' reports (NOTES.md).
+ */
+export function isApiKeyGone(error: unknown): boolean {
+  return (
+    error instanceof ApiError &&
+    error.errorCode === "API_KEY_NOT_FOUND" &&
+    (error.status === 400 || error.status === 404)
+  );
+}

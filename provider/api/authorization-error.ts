@@ -1,0 +1,88 @@
+import { ApiError } from "../client/errors";
+import { callSuffix } from "../client/errors/format";
+
+/** The operations of this API layer, and the ids they act on. */
+export type Operation =
+  | { kind: "listOrgApiKeys"; orgId: string }
+  | { kind: "updateOrgApiKey"; orgId: string }
+  | { kind: "createLogCollectionJob"; groupId: string };
+
+// Roles per operation, from the Ops Manager API documentation: "Organization Programmatic API Keys"
+// (any role in the organization retrieves its keys; Organization Owner or Organization User Admin
+// creates, updates or deletes one) and "Log Collection Jobs" (a project role among Automation, Backup
+// and Monitoring Admin; a Project Owner holds them all).
+function describe(operation: Operation): { what: string; needs: string } {
+  switch (operation.kind) {
+    case "listOrgApiKeys":
+      return {
+        what: "listing an organization's API keys",
+        needs: `a role in organization ${operation.orgId} (any organization role, such as Organization Read Only)`,
+      };
+    case "updateOrgApiKey":
+      return {
+        what: "updating an organization API key",
+        needs: `the Organization Owner (ORG_OWNER) or Organization User Admin role in organization ${operation.orgId}`,
+      };
+    case "createLogCollectionJob":
+      return {
+        what: "creating a log collection job",
+        needs:
+          `a role in project ${operation.groupId} that allows log collection: Project Automation Admin ` +
+          "(GROUP_AUTOMATION_ADMIN), Project Backup Admin (GROUP_BACKUP_ADMIN) or Project Monitoring Admin " +
+          "(GROUP_MONITORING_ADMIN), or Project Owner (GROUP_OWNER)",
+      };
+  }
+}
+
+/**
+ * The server took the credentials but not this call (code `OM_ERR_FORBIDDEN`): a 401 that carries an
+ * `errorCode` (`USER_UNAUTHORIZED`, `NOT_ORG_ADMIN`, `NOT_IN_GROUP`, …), which deployed servers answer
+ * to valid credentials without the role the operation needs. Bad credentials come as a 401 without an
+ * `errorCode` and stay an `AuthenticationError`. The message names the code, the operation and the role
+ * the documentation says it needs.
+ *
+ * @example
+ * `PATCH /orgs/5f1…/apiKeys/5f2… failed: 401 USER_UNAUTHORIZED — Current user is not authorized to perform this action. (the credentials were accepted, but updating an organization API key needs the Organization Owner (ORG_OWNER) or Organization User Admin role in organization 5f1…; give the API key that role, or configure a key that has it): PATCH https://…`
+ */
+export class AuthorizationError extends ApiError {
+  /** What was being done, e.g. `updating an organization API key`. */
+  readonly operation: string;
+  /** The role (or roles) the documentation says the operation needs. */
+  readonly requiredRole: string;
+
+  constructor(cause: ApiError, operation: Operation) {
+    const { what, needs } = describe(operation);
+    const label = cause.errorCode ?? cause.reason;
+    const detail = cause.detail ? ` — ${cause.detail}` : "";
+    super(
+      {
+        method: cause.method,
+        path: cause.path,
+        url: cause.url,
+        status: cause.status,
+        errorCode: cause.errorCode,
+        detail: cause.detail,
+        reason: cause.reason,
+        parameters: cause.parameters,
+      },
+      "OM_ERR_FORBIDDEN",
+      `${cause.method} ${cause.path} failed: ${cause.status}${label ? ` ${label}` : ""}${detail} ` +
+        `(the credentials were accepted, but ${what} needs ${needs}; give the API key that role, or ` +
+        `configure a key that has it)${callSuffix(cause)}`,
+    );
+    this.name = "AuthorizationError";
+    this.operation = what;
+    this.requiredRole = needs;
+  }
+}
+
+/**
+ * `error` as an {@link AuthorizationError} when it is a 401 carrying an `errorCode` (valid credentials
+ * without the role `operation` needs); any other error as it is.
+ */
+export function explainAuthorization(error: unknown, operation: Operation): unknown {
+  if (error instanceof ApiError && error.status === 401 && error.errorCode !== undefined) {
+    return new AuthorizationError(error, operation);
+  }
+  return error;
+}
