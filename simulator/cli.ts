@@ -112,7 +112,7 @@ export function startupText(sim: Simulator, opts: SimulatorOptions): string {
   const keys = sim.state.apiKeys(sim.orgId).filter((k) => k.publicKey !== sim.publicKey);
   const adopt = keys[0];
   const lines = [
-    `# Ops Manager simulator (profile ${sim.profile}) listening on ${sim.url} (API root ${sim.apiRoot})`,
+    `# Ops Manager simulator listening on ${sim.url} (API root ${sim.apiRoot}, profile ${sim.profile})`,
     "#",
     "# Stack config, in your Pulumi project's directory:",
     `pulumi config set ${baseUrl.config} ${shellWord(sim.url)}`,

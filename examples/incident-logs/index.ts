@@ -14,7 +14,7 @@ export const jobIds = replicaSets.map(
       resourceType: "REPLICASET",
       resourceName: name,
       sizeRequestedPerFileBytes: 50_000_000,
-      logTypes: ["DATABASE", "FTDC", "AUTOMATION_AGENT"],
+      logTypes: ["MONGODB", "FTDC", "AUTOMATION_AGENT"],
       redacted: true,
     }).jobId,
 );

@@ -20,7 +20,7 @@ const logs = new LogCollectionJob("rs0-logs", {
   resourceType: "REPLICASET",
   resourceName: "rs0",
   sizeRequestedPerFileBytes: 10_000_000,
-  logTypes: ["DATABASE", "AUTOMATION_AGENT"],
+  logTypes: ["MONGODB", "AUTOMATION_AGENT"],
   redacted: true,
 });
 

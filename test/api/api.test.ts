@@ -326,20 +326,20 @@ describe("a 404 names the id the server did not know", () => {
     expect(served().map((r) => [r.method, r.status])).toEqual([["GET", 404]]);
   });
 
-  it("an unknown key in a PATCH: check apiKeyId, in which organization", async () => {
+  it("an unknown key in a PATCH (400, as the deployed server's error table lists it): check apiKeyId, in which organization", async () => {
     const err = await patchOrgApiKey(client, sim.orgId, ghost, { desc: "x" }).catch((e) => e);
-    expect(err).toMatchObject({ status: 404, errorCode: "API_KEY_NOT_FOUND" });
+    expect(err).toMatchObject({ status: 400, errorCode: "API_KEY_NOT_FOUND" });
     expect(err.message).toContain(
       `(check apiKeyId "${ghost}": the server has no API key with that id in organization ${sim.orgId}`,
     );
-    expect(served().map((r) => [r.method, r.status])).toEqual([["PATCH", 404]]);
+    expect(served().map((r) => [r.method, r.status])).toEqual([["PATCH", 400]]);
   });
 
-  it("API_KEY_NOT_FOUND answered as 400, as the error table lists it, names apiKeyId too", async () => {
-    sim.faults.add({ method: "PATCH", status: 400, errorCode: "API_KEY_NOT_FOUND" });
+  it("API_KEY_NOT_FOUND answered as 404 names apiKeyId too", async () => {
+    sim.faults.add({ method: "PATCH", status: 404, errorCode: "API_KEY_NOT_FOUND" });
     const k = sim.state.apiKeys()[2]!;
     const err = await patchOrgApiKey(client, sim.orgId, k.id, { desc: "x" }).catch((e) => e);
-    expect(err).toMatchObject({ status: 400, errorCode: "API_KEY_NOT_FOUND" });
+    expect(err).toMatchObject({ status: 404, errorCode: "API_KEY_NOT_FOUND" });
     expect(err.message).toContain(`(check apiKeyId "${k.id}"`);
   });
 

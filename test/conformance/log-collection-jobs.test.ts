@@ -32,13 +32,13 @@ const jobsPath = `/groups/${GO_GROUP_ID}/logCollectionJobs`;
 describe("creating a job", () => {
   it("the 201 with the new job's id gives that id, after one POST", async () => {
     server.serve("POST", jobsPath, goCreateAnswer);
-    // The Go client's request, with the database log under the spec's name (the provider's request
-    // schema follows the spec; the documentation calls it MONGODB).
+    // The Go client's request as its test sends it, the database log named MONGODB as the documentation
+    // names it: against a server that takes that name, one POST.
     const request = {
       resourceType: "PROCESS" as const,
       resourceName: "my_deployment_1",
       sizeRequestedPerFileBytes: 10_000_000,
-      logTypes: ["FTDC" as const, "DATABASE" as const, "AUTOMATION_AGENT" as const],
+      logTypes: ["FTDC" as const, "MONGODB" as const, "AUTOMATION_AGENT" as const],
       redacted: true,
     };
     expect(await createLogCollectionJob(client, GO_GROUP_ID, request)).toEqual({
