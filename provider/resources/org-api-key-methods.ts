@@ -309,9 +309,13 @@ export async function read(id: string, olds: Partial<OrgApiKeyProviderOutputs>) 
     // the host forwards them from SDK 3.216 (pulumi/pulumi#21315), the peer dependency's floor.
     return { id: key.id, props: outputsFor(inputs, key, adopted), inputs };
   } catch (error) {
-    // A key the server says is gone leaves the stack, however the server put it.
-    if (isApiKeyGone(error)) return { id: "", props: {} };
-    throw withContext(error, describeKey(orgId, { id }));
+    // The only request here is the org's listing, which names no key: an API_KEY_NOT_FOUND answer to
+    // it is about something else (the caller's own key, say), never this key. Whether this key is gone
+    // is findKey's to say, from two consistent listings that lack it.
+    const notThisKey = isApiKeyGone(error)
+      ? ` That answer came to the organization's key listing, which names no key, so it does not say that API key ${id} is gone: the key stays in the stack. Check that the key the provider signs with (opsmanager:publicKey) still exists, then run the refresh again.`
+      : "";
+    throw withContext(error, describeKey(orgId, { id }), notThisKey);
   }
 }
 

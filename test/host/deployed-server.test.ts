@@ -305,6 +305,39 @@ describe.each(BOTH)("a program against the %s server, through the host", (profil
       expect(r.id).toBe("");
     });
 
+    for (const status of [400, 404]) {
+      it(`a refresh whose listing is answered ${status} API_KEY_NOT_FOUND fails and keeps the key: that answer names no key`, async () => {
+        const key = sim.state.addApiKey({ desc: "still here" });
+        const { properties: state } = await checkThenCreate(
+          host,
+          keyUrn,
+          fixture.withKey({ orgId: sim.orgId, apiKeyId: key.id, desc: "still here" }),
+        );
+        const listing = `/orgs/${sim.orgId}/apiKeys`;
+        sim.faults.add({ method: "GET", pathPrefix: listing, status, errorCode: "API_KEY_NOT_FOUND" });
+        sim.resetRequests();
+        const refresh = await fixture.newHost(config(sim));
+        const outcome = await refresh.read(key.id, keyUrn, state).then(
+          (r) => ({ id: r.id }),
+          (e: HostCallError) => e,
+        );
+        expect(outcome).toBeInstanceOf(Error);
+        const err = outcome as HostCallError;
+        expect(err.message).toMatch(
+          new RegExp(
+            `^OrgApiKey \\(API key id ${key.id} in organization ${sim.orgId}\\): GET ${listing} failed: ${status} API_KEY_NOT_FOUND`,
+          ),
+        );
+        expect(err.message).toMatch(/names no key, so it does not say that API key [0-9a-f]{24} is gone/);
+        expect(err.message).toMatch(/opsmanager:publicKey/);
+        // One listing request, answered with the fault: no second listing was needed to fail.
+        expect(
+          sim.requests.filter((q) => q.method === "GET" && q.authenticated).map((q) => q.status),
+        ).toEqual([status]);
+        expect(sim.state.apiKey(key.id)?.desc).toBe("still here");
+      });
+    }
+
     it("with restoreOnDelete, is destroyed quietly: nothing left to restore", async () => {
       const { key, state } = await adoptThenDelete(true);
       await host.delete(key.id, keyUrn, state);
