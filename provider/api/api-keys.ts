@@ -171,11 +171,13 @@ export async function listOrgApiKeysPageCheckedOnUse(
 }
 
 /**
- * Every API key of an organization, each once and checked against the schema, from a listing whose
- * pages agree: page 1 first (500 keys a page, or the server's own page size when it serves fewer),
- * then the other pages concurrently. A listing whose pages disagree (keys added or deleted while it
- * was read) is read again, up to `LISTING_READS` times in all, then reported with an
- * `InconsistentListingError`.
+ * Every API key of an organization, each once and checked against the schema: page 1 first (500 keys
+ * a page, or the server's own page size when it serves fewer), then the other pages concurrently. The
+ * org is read twice, one read after the other, and the listing is taken only when both reads' pages
+ * agree and list the same ids: a key deleted and another added between two pages (a rotation) leave
+ * one read's pages agreeing without a live key, which the next read has. A read whose pages disagree,
+ * or that lists other ids than the read before it, is followed by another, up to `LISTING_READS`
+ * reads in all, then the listing is reported with an `InconsistentListingError`.
  */
 export async function listAllOrgApiKeys(
   transport: Transport,
@@ -189,6 +191,7 @@ export async function listAllOrgApiKeys(
       return { results: read.results, totalCount: read.totalCount, url };
     },
     options,
+    { sameTwice: true },
   );
   return pages.flat();
 }
@@ -196,8 +199,9 @@ export async function listAllOrgApiKeys(
 /**
  * Every API key of an organization as {@link ListedApiKey}s, handed to `onPage` page by page as they
  * arrive, so a caller can use a key before the whole listing is in. A listing whose pages disagree is
- * read again as {@link listAllOrgApiKeys} says, and every read's pages are handed over (a key on any
- * page was really listed). Resolves when a read's pages agreed; rejects with an
+ * read again, up to `LISTING_READS` reads in all, and every read's pages are handed over (a key on any
+ * page was really listed). Resolves when a read's pages agreed (once: a caller that takes a missing key
+ * to be gone must look again, as the shared org listing does); rejects with an
  * `InconsistentListingError` when none did.
  */
 export async function listOrgApiKeysByPage(
@@ -210,7 +214,7 @@ export async function listOrgApiKeysByPage(
     keysPath(orgId),
     (page) => listOrgApiKeysPageCheckedOnUse(transport, orgId, page),
     options,
-    (keys) => onPage(keys),
+    { onPage: (keys) => onPage(keys) },
   );
 }
 
@@ -224,7 +228,8 @@ export function selectApiKey(keys: Iterable<ApiKey>, selector: ApiKeySelector): 
 
 /**
  * Find one key of an organization by id or public key, through the list pages (the API has no read
- * of a single key). `undefined` when the organization has no such key.
+ * of a single key), read as {@link listAllOrgApiKeys} reads them. `undefined` when the organization
+ * has no such key.
  */
 export async function findOrgApiKey(
   transport: Transport,

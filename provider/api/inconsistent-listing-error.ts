@@ -11,11 +11,13 @@ export interface InconsistentListingErrorInit {
   reads: number;
   /** How the pages of the last read disagreed, e.g. `page 2 said 1,199 keys where page 1 said 1,200`. */
   disagreement: string;
+  /** Whether two reads in a row had to agree and list the same keys (`getOrgApiKeys`). Default false. */
+  sameTwice?: boolean;
 }
 
 /**
- * An organization's key listing whose pages disagreed with each other on every read (code
- * `OM_ERR_INCONSISTENT_LISTING`): keys were added or deleted while the pages were read, so a key could
+ * An organization's key listing whose pages disagreed with each other on every read, or (where two
+ * reads must agree) that never gave the same keys twice in a row (code `OM_ERR_INCONSISTENT_LISTING`): keys were added or deleted while the pages were read, so a key could
  * have been on no page or on two. Such a listing is read again a bounded number of times, then
  * reported rather than trusted: no key is taken to be gone on its word.
  *
@@ -33,7 +35,11 @@ export class InconsistentListingError extends OpsManagerError {
     super(
       "OM_ERR_INCONSISTENT_LISTING",
       `GET ${init.path}: the organization's key listing kept changing while it was read ` +
-        `(read ${init.reads} times, and each time its pages disagreed; last: ${init.disagreement}). ` +
+        `(read ${init.reads} times, ${
+          init.sameTwice
+            ? "without two reads in a row whose pages agreed and listed the same keys"
+            : "and each time its pages disagreed"
+        }; last: ${init.disagreement}). ` +
         "Keys were being added or deleted meanwhile, so a key could have been on no page or on two, and the " +
         "listing was not used. Run the command again once those changes have stopped" +
         callSuffix({ method: "GET", path: init.path, url: init.url }),

@@ -104,32 +104,71 @@ async function readListingOnce<K extends { id: string }>(
   return read;
 }
 
+/** How {@link readConsistentListing} hands pages over and when it accepts a read. */
+export interface ListingReadOptions<K> {
+  /** Called with every page of every read as it arrives: a key on any page was really listed. */
+  onPage?: (keys: K[], pageNum: number) => void;
+  /**
+   * Accept a read whose pages agree only when the read just before it agreed too and listed the same
+   * ids. A key deleted and another added between two pages (a rotation) leave the pages agreeing while
+   * a key slid onto a page already read: such a read lacks a live key, and only the next read shows it.
+   */
+  sameTwice?: boolean;
+}
+
+const idsOf = <K extends { id: string }>(pages: K[][]) => new Set(pages.flat().map((key) => key.id));
+
+/** The first id that is in one of two reads and not in the other, said so; `undefined`: the same ids. */
+function oneOnly(first: Set<string>, second: Set<string>): string | undefined {
+  for (const id of first) if (!second.has(id)) return `key ${id} was in the first only`;
+  for (const id of second) if (!first.has(id)) return `key ${id} was in the second only`;
+  return undefined;
+}
+
 /**
- * Reads a listing until its pages agree (see {@link readListingOnce}), at most `maxReads` times, and
- * returns the pages of the read that agreed, in page order. Every page of every read is handed to
- * `onPage` as it arrives: a key on any page was really listed, so a caller may use it at once.
- * Throws an {@link InconsistentListingError} when no read agreed.
+ * Reads a listing until its pages agree (see {@link readListingOnce}), at most `maxReads` times in all,
+ * and returns the pages of the read accepted, in page order; with `sameTwice`, until two reads in a row
+ * agree and list the same ids (the later one is returned). Throws an {@link InconsistentListingError}
+ * when no read was accepted.
  */
 export async function readConsistentListing<K extends { id: string }>(
   path: string,
   readPage: (request: PageRequest) => Promise<Page<K>>,
   options: ListAllOptions,
-  onPage: (keys: K[], pageNum: number) => void = () => {},
+  how: ListingReadOptions<K> = {},
 ): Promise<K[][]> {
   const itemsPerPage = options.itemsPerPage ?? MAX_ITEMS_PER_PAGE;
   const maxReads = options.maxReads ?? LISTING_READS;
-  if (!Number.isInteger(maxReads) || maxReads < 1) {
-    throw new InputError("maxReads", "must be a whole number from 1", show(maxReads));
+  const least = how.sameTwice ? 2 : 1;
+  if (!Number.isInteger(maxReads) || maxReads < least) {
+    throw new InputError("maxReads", `must be a whole number from ${least}`, show(maxReads));
   }
-  let last: Read<K> | undefined;
+  const onPage = how.onPage ?? (() => {});
+  let before: Set<string> | undefined;
+  let disagreement = "";
+  let url = "";
   for (let reads = 1; reads <= maxReads; reads++) {
-    last = await readListingOnce(readPage, itemsPerPage, options.concurrency ?? 8, onPage);
-    if (last.disagreement === undefined) return last.pages;
+    const read = await readListingOnce(readPage, itemsPerPage, options.concurrency ?? 8, onPage);
+    url = read.url;
+    if (read.disagreement !== undefined) {
+      disagreement = read.disagreement;
+      before = undefined;
+      continue;
+    }
+    if (!how.sameTwice) return read.pages;
+    const ids = idsOf(read.pages);
+    const differs = before === undefined ? undefined : oneOnly(before, ids);
+    if (before !== undefined && differs === undefined) return read.pages;
+    if (differs !== undefined) {
+      disagreement = `two reads in a row whose pages agreed listed different keys (${differs})`;
+    }
+    before = ids;
   }
   throw new InconsistentListingError({
     path,
-    url: last!.url.split("?")[0]!,
+    url: url.split("?")[0]!,
     reads: maxReads,
-    disagreement: last!.disagreement!,
+    disagreement,
+    sameTwice: how.sameTwice ?? false,
   });
 }

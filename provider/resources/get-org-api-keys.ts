@@ -11,9 +11,12 @@ export interface GetOrgApiKeysArgs {
 }
 
 /**
- * Every API key of an organization, all pages, as the server returns them (private keys redacted).
- * Runs in the Pulumi program (preview included), with the same settings as the resources: stack config
- * `opsmanager:*`, then the environment.
+ * Every API key of an organization, all pages, each once, as the server returns them (private keys
+ * redacted). The org is read twice, one read after the other, and the keys are returned only when both
+ * reads list the same ones: a key deleted and another added while the pages are read (a rotation) leave
+ * one read without a live key though its pages agree. A listing that keeps changing fails with an
+ * `InconsistentListingError`. Runs in the Pulumi program (preview included), with the same settings as
+ * the resources: stack config `opsmanager:*`, then the environment.
  *
  * @example
  * const keys = await getOrgApiKeys({ orgId });

@@ -55,15 +55,15 @@ describe("listing an organization's keys", () => {
     expect(served()[0]!.query).toMatchObject({ pageNum: "2", itemsPerPage: "100" });
   });
 
-  it("pages through 1,234 keys in three requests of 500 and returns each key once", async () => {
+  it("pages through 1,234 keys in three requests of 500 a read, reads the org twice, and returns each key once", async () => {
     const keys = await listAllOrgApiKeys(client, sim.orgId);
     expect(keys).toHaveLength(1_234);
     expect(new Set(keys.map((k) => k.id)).size).toBe(1_234);
-    expect(
-      served()
-        .map((r) => `${r.query.pageNum}/${r.query.itemsPerPage}`)
-        .sort(),
-    ).toEqual(["1/500", "2/500", "3/500"]);
+    const asked = served().map((r) => `${r.query.pageNum}/${r.query.itemsPerPage}`);
+    // One read after the other: the second starts once the first is in.
+    expect([asked[0], asked[3]]).toEqual(["1/500", "1/500"]);
+    expect(asked.slice(0, 3).sort()).toEqual(["1/500", "2/500", "3/500"]);
+    expect(asked.slice(3).sort()).toEqual(["1/500", "2/500", "3/500"]);
   });
 
   it("finds a key by id and by public key, and says undefined for neither", async () => {
@@ -211,10 +211,12 @@ describe("a listing whose pages disagree", () => {
       expect(ids).toEqual(sim.state.apiKeys(sim.orgId).map((k) => k.id));
       expect(ids).toHaveLength(1_233);
       expect(ids).not.toContain(victim.id);
+      // The read whose pages disagreed, then two reads whose pages agree and list the same keys.
       const asked = pagesAsked();
-      expect(asked).toHaveLength(6);
-      expect([asked[0], asked[3]]).toEqual(["1/500", "1/500"]);
-      expect(asked.slice(3).sort()).toEqual(["1/500", "2/500", "3/500"]);
+      expect(asked).toHaveLength(9);
+      expect([asked[0], asked[3], asked[6]]).toEqual(["1/500", "1/500", "1/500"]);
+      expect(asked.slice(3, 6).sort()).toEqual(["1/500", "2/500", "3/500"]);
+      expect(asked.slice(6).sort()).toEqual(["1/500", "2/500", "3/500"]);
     } finally {
       // The other tests of this file count 1,234 keys.
       sim.state.addApiKey({});
@@ -226,13 +228,15 @@ describe("a listing whose pages disagree", () => {
     sim.faults.add(
       rawPage([a, b], 4),
       rawPage([b, c], 4),
-      // The second read: every key once.
+      // The second and third reads: every key once, the same keys twice.
+      rawPage([a, b], 4),
+      rawPage([c, d], 4),
       rawPage([a, b], 4),
       rawPage([c, d], 4),
     );
     const keys = await listAllOrgApiKeys(client, sim.orgId, { itemsPerPage: 2 });
     expect(keys.map((k) => k.publicKey)).toEqual(["abcdefg1", "abcdefg2", "abcdefg3", "abcdefg4"]);
-    expect(pagesAsked()).toEqual(["1/2", "2/2", "1/2", "2/2"]);
+    expect(pagesAsked()).toEqual(["1/2", "2/2", "1/2", "2/2", "1/2", "2/2"]);
   });
 
   it("that never agree is reported after three reads, saying how they disagreed and what to do", async () => {
@@ -247,8 +251,9 @@ describe("a listing whose pages disagree", () => {
     expect(err.code).toBe("OM_ERR_INCONSISTENT_LISTING");
     expect(err.reads).toBe(3);
     expect(err.message).toBe(
-      `GET ${listPath()}: the organization's key listing kept changing while it was read (read 3 times, and ` +
-        "each time its pages disagreed; last: page 2 of 3 held 1 keys, not the 2 that 5 keys in pages of 2 " +
+      `GET ${listPath()}: the organization's key listing kept changing while it was read (read 3 times, ` +
+        "without two reads in a row whose pages agreed and listed the same keys; last: page 2 of 3 held 1 " +
+        "keys, not the 2 that 5 keys in pages of 2 " +
         "leave it). Keys were being added or deleted meanwhile, so a key could have been on no page or on " +
         "two, and the listing was not used. Run the command again once those changes have stopped: " +
         `GET ${sim.apiRoot}${listPath()}`,
@@ -257,15 +262,25 @@ describe("a listing whose pages disagree", () => {
     expect(pagesAsked()).toEqual(["1/2", "2/2", "1/2", "2/2", "1/2", "2/2"]);
   });
 
+  it("refuses maxReads under 2 before sending: two reads in a row must list the same keys", async () => {
+    const err = await listAllOrgApiKeys(client, sim.orgId, { maxReads: 1 }).catch((error) => error);
+    expect(err).toBeInstanceOf(InputError);
+    expect(err.message).toMatch(/maxReads must be a whole number from 2 \(got 1\)/);
+    expect(sim.requests).toHaveLength(0);
+  });
+
   it("from a server that serves fewer keys a page than asked, asks the other pages with the size served", async () => {
     sim.faults.maxItemsPerPage(100);
     const keys = await listAllOrgApiKeys(client, sim.orgId);
     expect(keys.map((k) => k.id)).toEqual(sim.state.apiKeys(sim.orgId).map((k) => k.id));
     const asked = pagesAsked();
-    expect(asked[0]).toBe("1/500");
-    expect(asked.slice(1).sort((x, y) => Number.parseInt(x, 10) - Number.parseInt(y, 10))).toEqual(
-      Array.from({ length: 12 }, (_, i) => `${i + 2}/100`),
-    );
+    const byPage = (pages: string[]) => pages.sort((x, y) => Number.parseInt(x, 10) - Number.parseInt(y, 10));
+    // Each of the two reads: page 1 asked for 500, then 12 pages of the 100 served.
+    expect(asked).toHaveLength(26);
+    expect([asked[0], asked[13]]).toEqual(["1/500", "1/500"]);
+    for (const read of [asked.slice(1, 13), asked.slice(14)]) {
+      expect(byPage(read)).toEqual(Array.from({ length: 12 }, (_, i) => `${i + 2}/100`));
+    }
   });
 
   it("page by page, hands over the pages of every read, and resolves once a read agrees", async () => {

