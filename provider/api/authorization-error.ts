@@ -1,5 +1,5 @@
 import { ApiError } from "../client/errors";
-import { callSuffix } from "../client/errors/format";
+import { type CallInfo, callHead, callSuffix, notSentNote } from "../client/errors/format";
 
 /** The operations of this API layer, and the ids they act on. */
 export type Operation =
@@ -52,24 +52,32 @@ export class AuthorizationError extends ApiError {
 
   constructor(cause: ApiError, operation: Operation) {
     const { what, needs } = describe(operation);
+    const call: CallInfo = {
+      method: cause.method,
+      path: cause.path,
+      url: cause.url,
+      probeFor: cause.probeFor,
+    };
     const label = cause.errorCode ?? cause.reason;
     const detail = cause.detail ? ` — ${cause.detail}` : "";
     super(
       {
-        method: cause.method,
-        path: cause.path,
-        url: cause.url,
+        ...call,
         status: cause.status,
         errorCode: cause.errorCode,
         detail: cause.detail,
         reason: cause.reason,
         parameters: cause.parameters,
+        retryAfterMs: cause.retryAfterMs,
+        bodySnippet: cause.bodySnippet,
       },
       "OM_ERR_FORBIDDEN",
-      `${cause.method} ${cause.path} failed: ${cause.status}${label ? ` ${label}` : ""}${detail} ` +
+      `${callHead(call)} failed: ${cause.status}${label ? ` ${label}` : ""}${detail} ` +
         `(the credentials were accepted, but ${what} needs ${needs}; give the API key that role, or ` +
-        `configure a key that has it)${callSuffix(cause)}`,
+        `configure a key that has it)${notSentNote(call)}${callSuffix(call)}`,
     );
+    // The retries that ended in the refusal are the cause's: say them as it did.
+    if (cause.attempts !== undefined) this.noteAttempts(cause.attempts, cause.elapsedMs ?? 0);
     this.name = "AuthorizationError";
     this.operation = what;
     this.requiredRole = needs;

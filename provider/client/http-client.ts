@@ -292,7 +292,7 @@ export class HttpClient {
     const call = this.prepare(options);
     const attempt = () =>
       this.attempt(call).catch(async (error: unknown) => {
-        throw await this.scheme.explain(callInfo(call), error);
+        throw await this.scheme.explain(error);
       });
     return withRetries(call.method, this.retryPolicy, attempt, {
       onRetry: () => {

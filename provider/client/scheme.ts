@@ -157,7 +157,7 @@ export class SchemeCheck {
    * before any answer by a server that completes a TLS handshake, or a TLS front end's 400 page (nginx,
    * Go) that says a plain request reached it. Otherwise `error` itself.
    */
-  async explain(call: CallInfo, error: unknown): Promise<unknown> {
+  async explain(error: unknown): Promise<unknown> {
     if (this.protocol !== "http:") return error;
     const suggestedBaseUrl = withScheme(this.options.baseUrl, "https");
     if (
@@ -177,8 +177,15 @@ export class SchemeCheck {
       this.known = true;
       return error;
     }
+    // The failed attempt's own call: the bodyless challenge request, when that is what failed.
+    const failed: CallInfo = {
+      method: error.method,
+      path: error.path,
+      url: error.url,
+      probeFor: error.probeFor,
+    };
     return new SchemeMismatchError({
-      ...call,
+      ...failed,
       serverScheme: "https",
       suggestedBaseUrl,
       baseUrlSetting: this.options.setting,

@@ -184,6 +184,23 @@ describe("a caller whose roles do not allow the call (deployed server)", () => {
     expect(err.message).toMatch(/: GET http:\/\/127\.0\.0\.1:\d+\/api\/public\/v1\.0\/orgs\//);
   });
 
+  it("a refusal met after a retried 503 says, as every error that ends retries does, how many attempts over how long", async () => {
+    const client = as([{ orgId: "5f00000000000000000000a1", roleName: "ORG_OWNER" }]);
+    sim.resetRequests();
+    sim.faults.add({ method: "GET", status: 503 });
+    const err = await listOrgApiKeysPage(client, sim.orgId).catch((e) => e);
+    sim.faults.clear();
+    expect(sim.requests.filter((r) => r.authenticated).map((r) => r.status)).toEqual([503, 401]);
+    expect(err).toBeInstanceOf(AuthorizationError);
+    expect(err).toMatchObject({ code: "OM_ERR_FORBIDDEN", errorCode: "USER_UNAUTHORIZED", attempts: 2 });
+    expect(err.elapsedMs).toBeGreaterThan(0);
+    expect(err.message).toMatch(
+      new RegExp(
+        `^GET /orgs/${sim.orgId}/apiKeys failed: 401 USER_UNAUTHORIZED — .*\\(the credentials were accepted, but listing an organization's API keys needs .*; give the API key that role, or configure a key that has it\\); 2 attempts over \\d+\\.\\d s: GET ${sim.apiRoot}/orgs/${sim.orgId}/apiKeys\\?`,
+      ),
+    );
+  });
+
   it("a PATCH by an ORG_READ_ONLY key names the Organization Owner role and changes nothing", async () => {
     const target = sim.state.addApiKey({ desc: "kept" });
     const client = as([{ orgId: sim.orgId, roleName: "ORG_READ_ONLY" }]);

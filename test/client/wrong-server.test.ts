@@ -74,6 +74,9 @@ async function rawServer(answer: Buffer | string): Promise<number> {
   return (server.address() as net.AddressInfo).port;
 }
 
+/** `text` as a regular expression that matches it literally. */
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
 async function freePort(): Promise<number> {
   const probe = net.createServer();
   await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
@@ -115,6 +118,46 @@ describe("the other scheme than the server speaks", () => {
     );
     expect(error.message).not.toContain("may have");
     expect(client.stats).toMatchObject({ roundTrips: 1, retries: 0 });
+  });
+
+  describe("met by the bodyless request that fetches the challenge before a POST", () => {
+    const challengeHead = (port: number) =>
+      `GET /orgs/o/apiKeys (the bodyless request that fetches the authentication challenge, sent before the POST) failed: the server at 127.0.0.1:${port}`;
+    const notSent = (url: string) =>
+      `; the POST itself was not sent, so the server did not act on it: GET ${url}/api/public/v1.0/orgs/o/apiKeys`;
+
+    it("http:// to an HTTPS server names that request and says the POST was not sent", async () => {
+      const base = `http://127.0.0.1:${tlsServer.port}`;
+      const { error } = await failure(makeClient(base), "POST");
+      expect(error).toBeInstanceOf(SchemeMismatchError);
+      expect(error).toMatchObject({ method: "GET", probeFor: "POST", requestSent: false });
+      expect(error.message).toBe(
+        `${challengeHead(tlsServer.port)} speaks HTTPS, not plain HTTP; use https://127.0.0.1:${tlsServer.port} ` +
+          `as the base URL (${SETTING})${notSent(base)}`,
+      );
+    });
+
+    it("http:// to a server that answers with a TLS alert names that request and says the POST was not sent", async () => {
+      const port = await rawServer(Buffer.from([0x15, 0x03, 0x03, 0x00, 0x02, 0x02, 0x46]));
+      const base = `http://127.0.0.1:${port}`;
+      const { error } = await failure(makeClient(base), "POST");
+      expect(error).toBeInstanceOf(SchemeMismatchError);
+      expect(error.message).toMatch(
+        new RegExp(`^${escape(challengeHead(port))} speaks HTTPS, not plain HTTP`),
+      );
+      expect(error.message.endsWith(notSent(base))).toBe(true);
+    });
+
+    it("https:// to a plain HTTP server names that request and says the POST was not sent", async () => {
+      const base = `https://127.0.0.1:${plainServer.port}`;
+      const { error } = await failure(makeClient(base), "POST");
+      expect(error).toBeInstanceOf(SchemeMismatchError);
+      expect(error.message).toMatch(
+        new RegExp(`^${escape(challengeHead(plainServer.port))} answers plain HTTP, not HTTPS`),
+      );
+      expect(error.message.endsWith(notSent(base))).toBe(true);
+      expect(plainServer.requests).toHaveLength(0);
+    });
   });
 
   it("http:// to a server that answers with a TLS alert record is named the same way", async () => {

@@ -62,6 +62,8 @@ export class NetworkError extends OpsManagerError {
   readonly url: string;
   readonly causeCode: string | undefined;
   readonly requestSent: boolean;
+  /** The method of the request with a body whose challenge request failed (see `CallInfo.probeFor`). */
+  readonly probeFor: string | undefined;
 
   constructor(init: NetworkErrorInit, code = "OM_ERR_NETWORK", message = formatNetworkMessage(init)) {
     super(code, message, init.cause);
@@ -71,6 +73,7 @@ export class NetworkError extends OpsManagerError {
     this.url = init.url;
     this.causeCode = init.causeCode;
     this.requestSent = init.requestSent;
+    this.probeFor = init.probeFor;
   }
 }
 

@@ -1,4 +1,4 @@
-import { callSuffix } from "./format";
+import { callHead, callSuffix, notSentNote } from "./format";
 import { NetworkError, type NetworkErrorInit } from "./network-error";
 
 /** A base URL whose scheme the server does not speak, and what it does speak. */
@@ -37,17 +37,19 @@ function formatMessage(init: SchemeMismatchErrorInit): string {
     // The URL is the client's own and parses; the fallback only keeps the message whole.
   }
   const setting = init.baseUrlSetting ?? "baseUrl";
-  const head = `${init.method} ${init.path} failed: the server at ${server}`;
+  const head = `${callHead(init)} failed: the server at ${server}`;
   const code = init.causeCode ? ` [${init.causeCode}]` : "";
   if (init.serverScheme === "https") {
     return (
       `${head} speaks HTTPS, not plain HTTP${code}; use ${init.suggestedBaseUrl} as the base URL (${setting})` +
+      notSentNote(init) +
       callSuffix(init)
     );
   }
   return (
     `${head} answers plain HTTP, not HTTPS${code}; use ${init.suggestedBaseUrl} as the base URL (${setting}), ` +
     `or the port where the server serves HTTPS` +
+    notSentNote(init) +
     callSuffix(init)
   );
 }
