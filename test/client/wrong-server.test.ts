@@ -75,7 +75,7 @@ async function rawServer(answer: Buffer | string): Promise<number> {
 }
 
 /** `text` as a regular expression that matches it literally. */
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const literally = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 async function freePort(): Promise<number> {
   const probe = net.createServer();
@@ -143,7 +143,7 @@ describe("the other scheme than the server speaks", () => {
       const { error } = await failure(makeClient(base), "POST");
       expect(error).toBeInstanceOf(SchemeMismatchError);
       expect(error.message).toMatch(
-        new RegExp(`^${escape(challengeHead(port))} speaks HTTPS, not plain HTTP`),
+        new RegExp(`^${literally(challengeHead(port))} speaks HTTPS, not plain HTTP`),
       );
       expect(error.message.endsWith(notSent(base))).toBe(true);
     });
@@ -153,7 +153,7 @@ describe("the other scheme than the server speaks", () => {
       const { error } = await failure(makeClient(base), "POST");
       expect(error).toBeInstanceOf(SchemeMismatchError);
       expect(error.message).toMatch(
-        new RegExp(`^${escape(challengeHead(plainServer.port))} answers plain HTTP, not HTTPS`),
+        new RegExp(`^${literally(challengeHead(plainServer.port))} answers plain HTTP, not HTTPS`),
       );
       expect(error.message.endsWith(notSent(base))).toBe(true);
       expect(plainServer.requests).toHaveLength(0);
