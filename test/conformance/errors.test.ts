@@ -1,13 +1,19 @@
 /**
  * The deployed server's error answers (the error table's codes, the bad-credentials 401, a 429 with
  * and without Retry-After) as our code reports them: what the user reads is `error.message` alone, so
- * it must name the call, the status, the server's errorCode and detail.
+ * it must name the call, the status, the server's errorCode and detail. A 401 with an errorCode is an
+ * authorization failure, and API_KEY_NOT_FOUND (400 or 404) a key that is gone, through the API layer
+ * and Pulumi's real dynamic-provider host.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { isApiKeyGone } from "../../provider/api/api-key-gone";
 import { listOrgApiKeysPage, patchOrgApiKey } from "../../provider/api/api-keys";
+import { AuthorizationError } from "../../provider/api/authorization-error";
 import { createLogCollectionJob } from "../../provider/api/log-collection-jobs";
 import { HttpClient } from "../../provider/client";
 import { ApiError, AuthenticationError } from "../../provider/client/errors";
+import { type Host, type HostCallError, KEY_TYPE, type Props, urn } from "../support/host";
+import { checkThenCreate, type ProviderFixture, providerFixture } from "../support/provider-fixture";
 import {
   apiKeyNotFound400,
   apiKeyNotFound404,
@@ -215,19 +221,83 @@ describe("a 429 is retried as the server asks", () => {
   });
 });
 
-describe("the bad-credentials 401", () => {
-  it("is reported as a credentials problem with the server's detail, once, and without any key", async () => {
+// A 401 is one of two answers on the deployed server (NOTES.md): with an errorCode, valid credentials
+// without the role the call needs; without one, bad credentials.
+describe("401s: a missing role is an AuthorizationError, bad credentials an AuthenticationError", () => {
+  const cases: Array<{
+    name: string;
+    answer: PublishedAnswer;
+    method: string;
+    path: string;
+    call: () => Promise<unknown>;
+    operation: string;
+    role: string;
+  }> = [
+    {
+      name: "NOT_ORG_ADMIN (401) to a PATCH",
+      answer: notOrgAdmin,
+      method: "PATCH",
+      path: keyPath,
+      call: () => patchOrgApiKey(once, DOCS_ORG_ID, DOCS_KEY_ID, { desc: "managed by Pulumi" }),
+      operation: "updating an organization API key",
+      role: `the Organization Owner (ORG_OWNER) or Organization User Admin role in organization ${DOCS_ORG_ID}`,
+    },
+    {
+      name: "USER_UNAUTHORIZED (401) to a listing",
+      answer: userUnauthorized,
+      method: "GET",
+      path: keysPath,
+      call: () => listOrgApiKeysPage(once, DOCS_ORG_ID),
+      operation: "listing an organization's API keys",
+      role: `a role in organization ${DOCS_ORG_ID} (any organization role, such as Organization Read Only)`,
+    },
+    {
+      name: "NOT_IN_GROUP (401) to a create",
+      answer: notInGroup,
+      method: "POST",
+      path: jobsPath,
+      call: () => createLogCollectionJob(once, ERROR_GROUP_ID, job),
+      operation: "creating a log collection job",
+      role:
+        `a role in project ${ERROR_GROUP_ID} that allows log collection: Project Automation Admin ` +
+        "(GROUP_AUTOMATION_ADMIN), Project Backup Admin (GROUP_BACKUP_ADMIN) or Project Monitoring Admin " +
+        "(GROUP_MONITORING_ADMIN), or Project Owner (GROUP_OWNER)",
+    },
+  ];
+
+  for (const c of cases) {
+    it(`${c.name} is an AuthorizationError that names the code, the operation and the role, and not the keys`, async () => {
+      server.serve(c.method, c.path, c.answer);
+      const error = await failure(c.call());
+      expectReported(error, c.answer, c.method, c.path);
+      expect(error).toBeInstanceOf(AuthorizationError);
+      expect(error).not.toBeInstanceOf(AuthenticationError);
+      expect(error.code).toBe("OM_ERR_FORBIDDEN");
+      expect(error).toMatchObject({ operation: c.operation, requiredRole: c.role });
+      expect(error.message).toContain(
+        `(the credentials were accepted, but ${c.operation} needs ${c.role}; give the API key that role, or configure a key that has it)`,
+      );
+      expect(error.message).not.toMatch(/check the public key|private key|rejected the credentials/);
+      // A refusal is answered once: not retried, and (for the create) no other log type name tried.
+      expect(server.authenticated().filter((r) => r.method === c.method)).toHaveLength(1);
+    });
+  }
+
+  it("the bad-credentials 401, without an errorCode, stays an AuthenticationError with the credentials advice, once, and without any key", async () => {
     const wrong = "0f0f0f0f-wrong-private-key";
     const stranger = new HttpClient({ baseUrl: server.origin, username: server.publicKey, password: wrong });
     try {
       server.serve("GET", keysPath, docsListPage);
       const error = await failure(listOrgApiKeysPage(stranger, DOCS_ORG_ID));
       expect(error).toBeInstanceOf(AuthenticationError);
+      expect(error).not.toBeInstanceOf(AuthorizationError);
+      expect(error.code).toBe("OM_ERR_AUTH");
       expect(error.status).toBe(401);
       expect(error.errorCode).toBeUndefined();
       expect(error.message).toContain(`GET ${keysPath} failed: 401`);
       expect(error.message).toContain("the server rejected the credentials");
       expect(error.message).toContain(JSON.parse(badCredentials.body).detail);
+      expect(error.message).toContain("check the public key and private key");
       expect(error.message).not.toContain(wrong);
       expect(error.message).not.toContain(server.privateKey);
       // The challenge, then the refused answer to it: no retry of a refusal.
@@ -239,58 +309,76 @@ describe("the bad-credentials 401", () => {
   });
 });
 
-// How these answers are reported is being reworked by another task (a 401 with an errorCode is an
-// authorization failure, not bad credentials; API_KEY_NOT_FOUND is a vanished key, 400 or 404). Only
-// what holds before and after that change is asserted here: extend this block with the new reports.
-describe("authorization 401s and API_KEY_NOT_FOUND: what reaches the user (reporting reworked elsewhere)", () => {
-  const cases: Array<{
-    name: string;
-    answer: PublishedAnswer;
-    method: string;
-    path: string;
-    call: () => Promise<unknown>;
-  }> = [
-    {
-      name: "NOT_ORG_ADMIN (401) to a PATCH",
-      answer: notOrgAdmin,
-      method: "PATCH",
-      path: keyPath,
-      call: () => patchOrgApiKey(once, DOCS_ORG_ID, DOCS_KEY_ID, { desc: "managed by Pulumi" }),
-    },
-    {
-      name: "USER_UNAUTHORIZED (401) to a listing",
-      answer: userUnauthorized,
-      method: "GET",
-      path: keysPath,
-      call: () => listOrgApiKeysPage(once, DOCS_ORG_ID),
-    },
-    {
-      name: "NOT_IN_GROUP (401) to a create",
-      answer: notInGroup,
-      method: "POST",
-      path: jobsPath,
-      call: () => createLogCollectionJob(once, ERROR_GROUP_ID, job),
-    },
-    {
-      name: "API_KEY_NOT_FOUND (400, as the table has it) to a PATCH",
-      answer: apiKeyNotFound400,
-      method: "PATCH",
-      path: keyPath,
-      call: () => patchOrgApiKey(once, DOCS_ORG_ID, DOCS_KEY_ID, { desc: "managed by Pulumi" }),
-    },
-    {
-      name: "API_KEY_NOT_FOUND (404) to a PATCH",
-      answer: apiKeyNotFound404,
-      method: "PATCH",
-      path: keyPath,
-      call: () => patchOrgApiKey(once, DOCS_ORG_ID, DOCS_KEY_ID, { desc: "managed by Pulumi" }),
-    },
-  ];
+describe("API_KEY_NOT_FOUND, 400 as the error table has it or 404: the key is gone", () => {
+  const answers = [apiKeyNotFound400, apiKeyNotFound404];
+  const keyUrn = urn(KEY_TYPE, "docs-key");
+  // The documentation's key as it is listed, so that adopting it sends no PATCH.
+  const declared = {
+    orgId: DOCS_ORG_ID,
+    apiKeyId: DOCS_KEY_ID,
+    desc: "Test Docs Service User",
+    roles: ["ORG_MEMBER"],
+    restoreOnDelete: true,
+  };
+  let fixture: ProviderFixture;
+  let host: Host;
+  /** The state `pulumi up` recorded for the key, adopted through the host. */
+  let state: Props;
 
-  for (const c of cases) {
-    it(`${c.name} names the call, the status, the errorCode and the detail`, async () => {
-      server.serve(c.method, c.path, c.answer);
-      expectReported(await failure(c.call()), c.answer, c.method, c.path);
+  beforeAll(async () => {
+    fixture = await providerFixture();
+    host = await fixture.newHost({
+      "opsmanager:baseUrl": server.origin,
+      "opsmanager:publicKey": server.publicKey,
+      "opsmanager:privateKey": server.privateKey,
+    });
+    server.serve("GET", keysPath, docsListPage);
+    state = (await checkThenCreate(host, keyUrn, fixture.withKey(declared))).properties;
+    expect(server.authenticated().map((r) => r.method)).toEqual(["GET"]);
+  });
+  afterAll(async () => {
+    const hosts = [...(fixture?.hosts ?? [])];
+    await fixture?.close();
+    for (const h of hosts) expect(h.stdout + h.stderr).not.toContain(server.privateKey);
+  });
+
+  const patches = () =>
+    server
+      .authenticated()
+      .filter((r) => r.method === "PATCH")
+      .map((r) => [r.path, r.status, JSON.parse(r.body)]);
+
+  for (const answer of answers) {
+    it(`${answer.status} to a PATCH names the call, the status, the errorCode and the detail, and isApiKeyGone reads it as gone`, async () => {
+      server.serve("PATCH", keyPath, answer);
+      const error = await failure(
+        patchOrgApiKey(once, DOCS_ORG_ID, DOCS_KEY_ID, { desc: "managed by Pulumi" }),
+      );
+      expectReported(error, answer, "PATCH", keyPath);
+      expect(isApiKeyGone(error)).toBe(true);
+    });
+
+    it(`${answer.status}, through the host, fails an update with the advice to run pulumi refresh`, async () => {
+      server.serve("PATCH", keyPath, answer);
+      const err = (await host
+        .update(DOCS_KEY_ID, keyUrn, state, fixture.withKey({ ...declared, desc: "managed by Pulumi" }))
+        .catch((e) => e)) as HostCallError;
+      expect(err).toBeInstanceOf(Error);
+      expect(err.message).toContain(`PATCH ${keyPath} failed: ${answer.status} API_KEY_NOT_FOUND`);
+      expect(err.message).toContain(JSON.parse(answer.body).detail);
+      expect(err.message).toMatch(/run `pulumi refresh` to drop it from the stack/);
+      expect(patches()).toEqual([
+        [keyPath, answer.status, { desc: "managed by Pulumi", roles: ["ORG_MEMBER"] }],
+      ]);
+    });
+
+    it(`${answer.status}, through the host, lets a restoreOnDelete destroy succeed: nothing left to restore`, async () => {
+      server.serve("PATCH", keyPath, answer);
+      await host.delete(DOCS_KEY_ID, keyUrn, state);
+      // The restore was tried once, and its answer taken as the key being gone.
+      expect(patches()).toEqual([
+        [keyPath, answer.status, { desc: "Test Docs Service User", roles: ["ORG_MEMBER"] }],
+      ]);
     });
   }
 });

@@ -1,7 +1,9 @@
 /**
  * Log collection jobs as the public record shows them: the 201 of a create read by our API layer,
- * and the job records of the list and get-one endpoints, which the provider does not read yet, checked
- * against the documented shape for the task that will.
+ * and the job records of the list and get-one endpoints. The provider does not read job records yet,
+ * so their tests are fixture self-checks: they check the fixtures against a zod schema written in this
+ * file from the documented shape, not the provider's reading of them (a later task reads job records
+ * with the provider, and should test them through it).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -49,7 +51,8 @@ describe("creating a job", () => {
   });
 });
 
-// The job record as NOTES.md lists it from the documentation and the Go client's types.
+// The job record as NOTES.md lists it from the documentation and the Go client's types: the test's own
+// schema, not the provider's.
 const LOG_TYPES = ["AUTOMATION_AGENT", "BACKUP_AGENT", "MONITORING_AGENT", "MONGODB", "FTDC"] as const;
 const hex24 = z.string().regex(/^[0-9a-f]{24}$/);
 const isoDate = z.iso.datetime();
@@ -89,8 +92,8 @@ const jobListSchema = z.strictObject({
   links: z.array(z.object({ href: z.string(), rel: z.string() })).optional(),
 });
 
-describe("job records, kept for the task that reads them", () => {
-  it("a list page of job records is JSON of the documented shape and crosses our transport as served", async () => {
+describe("job records: fixture self-checks, against a schema written in this test (the provider reads no job record yet)", () => {
+  it("fixture self-check: a list page of job records is JSON of the documented shape and crosses our transport as served", async () => {
     server.serve("GET", jobsPath, goJobListPage);
     const { body } = await client.request({ method: "GET", path: jobsPath });
     expect(body).toEqual(JSON.parse(goJobListPage.body));
@@ -102,7 +105,7 @@ describe("job records, kept for the task that reads them", () => {
     ]);
   });
 
-  it("one job record with its child jobs is JSON of the documented shape and crosses our transport as served", async () => {
+  it("fixture self-check: one job record with its child jobs is JSON of the documented shape and crosses our transport as served", async () => {
     const path = `${jobsPath}/5c810cc4ff7a256345ff97b7`;
     server.serve("GET", path, goJobRecord);
     const { body } = await client.request({ method: "GET", path, query: { verbose: true } });
