@@ -12,20 +12,30 @@ import type * as pulumi from "@pulumi/pulumi";
  * with no file name), where npm and yarn put every package a program uses. pnpm puts only the program's
  * own dependencies there: a package installed for another package (a component library, say) is
  * reachable only from inside pnpm's store, as from the SDK's copy there that runs the host
- * (`require.main`), hence the second try.
+ * (`require.main`), hence the second try, where there is a main module (there is none when the host
+ * was started from an ES module). Only the entry itself not being found leads to that try and to the
+ * advice below; any other failure (a dependency of the package missing, an error while it loads) is
+ * thrown as it is, since it is the real cause. (Comments stay out of the body: it is serialized into
+ * every resource's state.)
  */
 function host() {
+  const notFound = (error: unknown) =>
+    (error as { code?: unknown } | undefined)?.code === "MODULE_NOT_FOUND" &&
+    String((error as Error).message).startsWith("Cannot find module 'pulumi-opsmanager/host'");
   try {
     return require("pulumi-opsmanager/host");
   } catch (error) {
-    if ((error as { code?: unknown })?.code !== "MODULE_NOT_FOUND") throw error;
-    try {
-      return require.main?.require("pulumi-opsmanager/host");
-    } catch {
-      throw new Error(
-        `pulumi-opsmanager could not be loaded where Pulumi runs this stack's providers, the program's directory ${process.cwd()} (${String((error as Error).message).split("\n")[0]}). Add it to the dependencies of the program's own package.json (npm install pulumi-opsmanager, or pnpm add pulumi-opsmanager): with pnpm, a package installed only for another package may not be reachable there.`,
-      );
+    if (!notFound(error)) throw error;
+    if (require.main !== undefined) {
+      try {
+        return require.main.require("pulumi-opsmanager/host");
+      } catch (again) {
+        if (!notFound(again)) throw again;
+      }
     }
+    throw new Error(
+      `pulumi-opsmanager could not be loaded where Pulumi runs this stack's providers, the program's directory ${process.cwd()} (${String((error as Error).message).split("\n")[0]}). Add it to the dependencies of the program's own package.json (npm install pulumi-opsmanager, or pnpm add pulumi-opsmanager): with pnpm, a package installed only for another package may not be reachable there.`,
+    );
   }
 }
 

@@ -150,6 +150,11 @@ export interface StartHostOptions {
   nodeBinary?: string;
   /** How long to wait for the host to print its port. Defaults to 30 s. */
   startTimeoutMs?: number;
+  /**
+   * Start the host from an ES module that imports its entry, as an ES module wrapper or loader would:
+   * the host then has no `require.main`. Default false.
+   */
+  fromEsModule?: boolean;
 }
 
 interface Modules {
@@ -217,7 +222,10 @@ export async function startHost(opts: StartHostOptions): Promise<Host> {
   }
 
   const started = performance.now();
-  const child: ChildProcess = spawn(opts.nodeBinary ?? process.execPath, [entry, "127.0.0.1:1"], {
+  const importEntry =
+    'import { pathToFileURL } from "node:url"; await import(pathToFileURL(process.argv[1]).href);';
+  const args = opts.fromEsModule ? ["--input-type=module", "-e", importEntry, entry] : [entry];
+  const child: ChildProcess = spawn(opts.nodeBinary ?? process.execPath, [...args, "127.0.0.1:1"], {
     cwd: opts.cwd,
     env,
     stdio: ["ignore", "pipe", "pipe"],
