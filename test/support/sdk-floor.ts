@@ -35,15 +35,26 @@ function versionAt(sdk: string): string | undefined {
   }
 }
 
+/** Where `@pulumi/pulumi@<version>` is installed (`dir`), and its package directory (`sdk`). */
+function placeOf(version: string): { base: string; dir: string; sdk: string } {
+  const base = process.env.OPSMANAGER_SDK_FLOOR_DIR ?? path.join(repoRoot(), ".sdk-floor");
+  const dir = path.join(base, version);
+  return { base, dir, sdk: path.join(dir, "node_modules", "@pulumi", "pulumi") };
+}
+
+/** Whether `@pulumi/pulumi@<version>` is installed already, so that using it needs no registry. */
+export function sdkInstalled(version: string): boolean {
+  const { dir, sdk } = placeOf(version);
+  return existsSync(path.join(dir, DONE)) && versionAt(sdk) === version;
+}
+
 /**
  * The directory of `@pulumi/pulumi@<version>` with its dependencies beside it, installed on first use.
  * Link it into a program directory (`makeProgramDir({ linked })`) to run the program on that SDK.
  */
 export async function installedSdk(version: string): Promise<string> {
-  const base = process.env.OPSMANAGER_SDK_FLOOR_DIR ?? path.join(repoRoot(), ".sdk-floor");
-  const dir = path.join(base, version);
-  const sdk = path.join(dir, "node_modules", "@pulumi", "pulumi");
-  if (existsSync(path.join(dir, DONE)) && versionAt(sdk) === version) return sdk;
+  const { base, dir, sdk } = placeOf(version);
+  if (sdkInstalled(version)) return sdk;
 
   // Installed beside the final place and moved there when complete: a run cut short leaves nothing
   // half-installed for the next run to trust.
