@@ -13,8 +13,11 @@ const path = require("node:path");
 
 const root = path.resolve(__dirname, "..");
 const quickstart = path.join(__dirname, "quickstart");
-// Where a CLI installed by this script goes (ignored by git), so that nothing outside the clone changes.
-const localCliRoot = path.join(root, ".pulumi");
+// Where a CLI installed by this script goes (ignored by git), so that nothing outside the clone changes;
+// OPSMANAGER_EXAMPLE_CLI_ROOT names another folder (one shared by several clones, say).
+const localCliRoot = process.env.OPSMANAGER_EXAMPLE_CLI_ROOT
+  ? path.resolve(process.env.OPSMANAGER_EXAMPLE_CLI_ROOT)
+  : path.join(root, ".pulumi");
 
 const HOW_TO_INSTALL = [
   "Install the Pulumi CLI (https://www.pulumi.com/docs/install/), then run `npm run example` again:",
@@ -46,6 +49,20 @@ async function pulumiCommand() {
     console.log(
       `${why}: installing the Pulumi CLI into ${localCliRoot} with the Automation API's installer.`,
     );
+  }
+  try {
+    const earlier = await PulumiCommand.get({ root: localCliRoot });
+    console.log(`Using the Pulumi CLI ${earlier.version} installed earlier in ${localCliRoot}.`);
+    return earlier;
+  } catch {
+    // None there yet: install one.
+  }
+  // A folder the installer cannot write would fail only after its download: find out first.
+  try {
+    fs.mkdirSync(localCliRoot, { recursive: true });
+    fs.accessSync(localCliRoot, fs.constants.W_OK);
+  } catch (error) {
+    fail(`The Pulumi CLI cannot be installed into ${localCliRoot}: ${firstLine(error)}\n${HOW_TO_INSTALL}`);
   }
   try {
     const command = await PulumiCommand.install({ root: localCliRoot });
