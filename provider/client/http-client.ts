@@ -278,7 +278,7 @@ export class HttpClient {
     return this.closed;
   }
 
-  /** `reuse` (one nonce for many requests) until the server refuses reuse, then `fresh`. */
+  /** `reuse` (one nonce for many requests), or `fresh` while the server is taken to refuse reuse. */
   get digestMode(): "reuse" | "fresh" {
     return this.session.mode;
   }
