@@ -19,6 +19,12 @@ export type ResponseHeaders = Record<string, string | string[] | undefined>;
 export interface DigestResponseLike {
   status: number;
   headers: ResponseHeaders;
+  /**
+   * Set on a 401 to a signed request that the server wrote after taking the credentials (it refused
+   * the request itself, a caller without the role, say); how the caller tells is its own. Such a 401
+   * is the outcome: signing the request again would only send it again.
+   */
+  pastAuthentication?: boolean;
   /** Reads and drops the body, so the connection can be reused. */
   discard(): Promise<void>;
 }
@@ -177,6 +183,7 @@ function describeOffered(challenges: readonly AuthChallenge[]): string {
  *   passed last. The first such reuse that passes ends the fallback.
  * - Only a 401 to the first use of a nonce this request holds alone, without `stale=true`, says the
  *   credentials are wrong. A request is signed at most four times, the last with such a nonce.
+ * - A 401 written past authentication (`pastAuthentication`) is the request's outcome, as it is.
  */
 export class DigestSession {
   /** The user name (the public key of an API key, or a user's name). */
@@ -233,6 +240,8 @@ export class DigestSession {
         this.accepted(state, signed.nc, shared, attempt, response.headers);
         return { response, rejected: false };
       }
+      // Whatever challenge it carries, it says nothing of the nonce: no re-sign, no change of mode.
+      if (response.pastAuthentication === true) return { response, rejected: false };
 
       const challenge = selectDigestChallenge(challengesOf(response.headers));
       if (!challenge) return { response, rejected: true, why: "rejected" };

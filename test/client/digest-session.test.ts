@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { AuthenticationError, HttpClient } from "../../provider/client";
+import { ApiError, AuthenticationError, HttpClient } from "../../provider/client";
 import type { ClientOptions } from "../../provider/client/types";
 import {
   DEFAULT_PASSWORD,
@@ -419,6 +419,61 @@ describe("credentials", () => {
     revoked = true;
     await expect(client.request({ method: "GET", path: "/b" })).rejects.toBeInstanceOf(AuthenticationError);
     expect(server.requests).toHaveLength(4);
+  });
+
+  it("a 401 that names an errorCode and carries a Digest challenge is the answer: the PATCH is sent once, reported as that 401, and the mode does not change", async () => {
+    // A caller without the role, answered as deployed servers do (401 with an errorCode), by a server
+    // that also sends a challenge with it. Just after an expiry answered stale=false, so that a
+    // refusal of the adopted nonce's second use would look like a server that refuses reuse.
+    let issued = 0;
+    const { server, client } = await setup({
+      staleOnExpiry: false,
+      handler: (req, res) => {
+        if (req.method !== "PATCH") return sendJson(res, 200, { ok: true });
+        issued += 1;
+        sendJson(
+          res,
+          401,
+          {
+            detail: "Current user is not authorized to perform this action.",
+            error: 401,
+            errorCode: "USER_UNAUTHORIZED",
+            parameters: [],
+            reason: "Unauthorized",
+          },
+          {
+            "www-authenticate": `Digest realm="MMS Public API", domain="", nonce="role-${issued}", algorithm=MD5, qop="auth", stale=false`,
+          },
+        );
+      },
+    });
+    await client.request({ method: "GET", path: "/a" });
+    server.expireAll();
+    await client.request({ method: "GET", path: "/b" });
+    server.clearRecords();
+    const error = await client
+      .request({ method: "PATCH", path: "/orgs/o1/apiKeys/k1", body: { desc: "d" } })
+      .catch((e: unknown) => e);
+    expect(server.requests.map((r) => [r.method, r.verdict, r.body])).toEqual([
+      ["PATCH", "accepted", '{"desc":"d"}'],
+    ]);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).not.toBeInstanceOf(AuthenticationError);
+    expect(error).toMatchObject({ status: 401, errorCode: "USER_UNAUTHORIZED", code: "OM_ERR_API" });
+    expect((error as Error).message).toContain(
+      "PATCH /orgs/o1/apiKeys/k1 failed: 401 USER_UNAUTHORIZED — Current user is not authorized to perform this action.",
+    );
+    expect((error as Error).message).not.toMatch(/rejected the credentials|stale/);
+    expect(client.stats.retries).toBe(0);
+    // The session goes on reusing the nonce that passed: one round trip a request.
+    server.clearRecords();
+    for (let i = 0; i < 3; i += 1) await client.request({ method: "GET", path: `/after/${i}` });
+    expect(server.requests.map((r) => [r.verdict, r.nc])).toEqual([
+      ["accepted", "00000003"],
+      ["accepted", "00000004"],
+      ["accepted", "00000005"],
+    ]);
+    expect(client.digestMode).toBe("reuse");
   });
 
   it("a 401 without a Digest challenge says which schemes the server offered", async () => {
