@@ -532,7 +532,7 @@ export class HttpClient {
     try {
       body = await reading;
     } catch (error) {
-      // Reported only if the body is read for the error message, as an unread body would have been.
+      // A body that breaks off fails only a read for the error message; dropping it never failed.
       failure = error;
     }
     const bodyRead = async (limit: number): Promise<Buffer> => {
