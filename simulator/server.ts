@@ -293,6 +293,10 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       return;
     }
     const framed = frame(result, query);
+    // Only a role refusal answers 401 past authentication (./roles).
+    if (opts.challengeOnRoleRefusal && framed.status === 401) {
+      framed.headers["WWW-Authenticate"] = digest.challenge(false);
+    }
     if (fault?.drop === "mid") {
       const buf = Buffer.from(framed.text);
       entry.status = framed.status;

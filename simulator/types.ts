@@ -83,6 +83,12 @@ export interface SimulatorOptions {
    * deployed servers cap pages; the page's links carry the size served. Default none: the spec's 500.
    */
   maxItemsPerPage?: number;
+  /**
+   * Send a `WWW-Authenticate: Digest` challenge (a new nonce, `stale=false`) with the 401 that refuses a
+   * caller's role, as well as its `errorCode`. Whether deployed servers do is not known either way; a
+   * client must not take it for a refused nonce. Default false.
+   */
+  challengeOnRoleRefusal?: boolean;
 }
 
 /** One request the simulator received, as it crossed the wire. */
