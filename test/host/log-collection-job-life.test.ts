@@ -407,14 +407,16 @@ describe("against the deployed server, through the host", () => {
     ).toBe("DIFF_NONE");
   });
 
-  it("check and diff of a job make no request", async () => {
+  it("check and diff of a new expirationDate make no request", async () => {
     const job = await created(host, deployed, "rs-preview");
     deployed.resetRequests();
     const program = fixture.withJob(
       jobInputs(deployed, { resourceName: "rs-preview", expirationDate: inDays(5) }),
     );
     const checked = await host.check(job.urn, job.state, program);
-    await host.diff(job.id, job.urn, job.state, checked.inputs);
+    expect(checked.failures).toEqual([]);
+    const d = await host.diff(job.id, job.urn, job.state, checked.inputs);
+    expect(d).toMatchObject({ changes: "DIFF_SOME", replaces: [] });
     expect(deployed.requests).toEqual([]);
   });
 });
