@@ -2,7 +2,8 @@
  * Public types of the local Ops Manager simulator: the three operations of
  * ../shared/spec/ops-manager-public-api.md (list org API keys, patch one, create a log collection job)
  * behind real digest authentication, with recorded requests and fault injection for tests, as the spec
- * writes them or as deployed servers answer them (`SimulatorProfile`).
+ * writes them or as deployed servers answer them (`SimulatorProfile`), the latter with a job's life
+ * after its create.
  */
 
 export type OrgRoleName = "ORG_OWNER" | "ORG_MEMBER" | "ORG_GROUP_CREATOR" | "ORG_READ_ONLY";
