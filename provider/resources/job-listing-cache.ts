@@ -73,7 +73,8 @@ function listing(transport: Transport, groupId: string, after?: number): JobList
   const entry = new JobListing(transport, groupId, ++clock, Date.now());
   const projects = map;
   projects.set(groupId, entry);
-  // A failed listing is not kept: the next caller tries again (unless the server lacks the operation).
+  // A failed listing is not kept: the next caller tries again (a server without the operation is
+  // remembered apart, so it is not asked again).
   entry.done.catch(() => {
     if (projects.get(groupId) === entry) projects.delete(groupId);
   });
@@ -121,7 +122,7 @@ export function missingOperationOf(transport: Transport, operation: JobOperation
   return missing.get(transport)?.get(operation);
 }
 
-/** For tests: forget every listing and what servers lack. */
+/** For tests: forget every listing (what a client's server lacks lives as long as the client). */
 export function resetJobCacheForTests(): void {
   clock = 0;
   listings.clear();
