@@ -1,7 +1,8 @@
 /**
- * Reading a whole paged listing of an organization's keys so that it can be trusted: pages are offsets
- * into a list that others may change meanwhile (spec, List API keys: `pageNum`, `itemsPerPage`,
- * `totalCount`), so a read whose pages disagree is read again, and reported when it never agrees.
+ * Reading a whole paged listing (an organization's keys, a project's log collection jobs) so that it
+ * can be trusted: pages are offsets into a list that others may change meanwhile (spec, List API keys:
+ * `pageNum`, `itemsPerPage`, `totalCount`), so a read whose pages disagree is read again, and reported
+ * when it never agrees.
  */
 
 import { show } from "./ids";
@@ -35,6 +36,17 @@ export interface Page<K> {
   url: string;
 }
 
+/** How a listing names what it lists, in the messages of one whose pages disagree. */
+export interface ListingNoun {
+  item: string;
+  items: string;
+  /** The listing as a whole: `the organization's key listing`. */
+  listing: string;
+}
+
+/** An organization's keys, what listings were first read for. */
+export const KEYS: ListingNoun = { item: "key", items: "keys", listing: "the organization's key listing" };
+
 /** The pages of one read of a listing, in page order, or how they disagreed. */
 type Read<K> = { pages: K[][]; url: string; disagreement?: string };
 
@@ -52,6 +64,7 @@ async function readListingOnce<K extends { id: string }>(
   itemsPerPage: number,
   concurrency: number,
   onPage: (keys: K[], pageNum: number) => void,
+  noun: ListingNoun,
 ): Promise<Read<K>> {
   const first = await readPage({ pageNum: 1, itemsPerPage });
   onPage(first.results, 1);
@@ -62,17 +75,17 @@ async function readListingOnce<K extends { id: string }>(
   // cap itemsPerPage silently): the other pages are asked with it, so their offsets are unambiguous.
   const size = served < itemsPerPage && total > served ? served : itemsPerPage;
   if (size === 0) {
-    read.disagreement = `page 1 held no keys, though its totalCount said ${count(total)}`;
+    read.disagreement = `page 1 held no ${noun.items}, though its totalCount said ${count(total)}`;
     return read;
   }
   const pageCount = Math.max(1, Math.ceil(total / size));
   const disagrees = (page: Page<K>, pageNum: number): string | undefined => {
     if (page.totalCount !== total) {
-      return `page ${pageNum} said ${count(page.totalCount)} keys where page 1 said ${count(total)}`;
+      return `page ${pageNum} said ${count(page.totalCount)} ${noun.items} where page 1 said ${count(total)}`;
     }
     const due = pageNum < pageCount ? size : total - (pageCount - 1) * size;
     if (page.results.length !== due) {
-      return `page ${pageNum} of ${pageCount} held ${count(page.results.length)} keys, not the ${count(due)} that ${count(total)} keys in pages of ${count(size)} leave it`;
+      return `page ${pageNum} of ${pageCount} held ${count(page.results.length)} ${noun.items}, not the ${count(due)} that ${count(total)} ${noun.items} in pages of ${count(size)} leave it`;
     }
     return undefined;
   };
@@ -94,12 +107,13 @@ async function readListingOnce<K extends { id: string }>(
   read.pages.forEach((keys, i) => {
     for (const key of keys) {
       const seen = pageOf.get(key.id);
-      if (seen !== undefined) read.disagreement ??= `key ${key.id} was on page ${seen} and on page ${i + 1}`;
-      else pageOf.set(key.id, i + 1);
+      if (seen !== undefined) {
+        read.disagreement ??= `${noun.item} ${key.id} was on page ${seen} and on page ${i + 1}`;
+      } else pageOf.set(key.id, i + 1);
     }
   });
   if (read.disagreement === undefined && pageOf.size !== total) {
-    read.disagreement = `the pages held ${count(pageOf.size)} distinct keys where totalCount said ${count(total)}`;
+    read.disagreement = `the pages held ${count(pageOf.size)} distinct ${noun.items} where totalCount said ${count(total)}`;
   }
   return read;
 }
@@ -115,6 +129,7 @@ export async function readConsistentListing<K extends { id: string }>(
   readPage: (request: PageRequest) => Promise<Page<K>>,
   options: ListAllOptions,
   onPage: (keys: K[], pageNum: number) => void = () => {},
+  noun: ListingNoun = KEYS,
 ): Promise<K[][]> {
   const itemsPerPage = options.itemsPerPage ?? MAX_ITEMS_PER_PAGE;
   const maxReads = options.maxReads ?? LISTING_READS;
@@ -123,7 +138,7 @@ export async function readConsistentListing<K extends { id: string }>(
   }
   let last: Read<K> | undefined;
   for (let reads = 1; reads <= maxReads; reads++) {
-    last = await readListingOnce(readPage, itemsPerPage, options.concurrency ?? 8, onPage);
+    last = await readListingOnce(readPage, itemsPerPage, options.concurrency ?? 8, onPage, noun);
     if (last.disagreement === undefined) return last.pages;
   }
   throw new InconsistentListingError({
@@ -131,5 +146,6 @@ export async function readConsistentListing<K extends { id: string }>(
     url: last!.url.split("?")[0]!,
     reads: maxReads,
     disagreement: last!.disagreement!,
+    noun,
   });
 }
