@@ -5,8 +5,16 @@ export type { ApiKeyChange, ApiKeySelector, PageOptions } from "./api/api-keys";
 export { AuthorizationError } from "./api/authorization-error";
 export { InconsistentListingError } from "./api/inconsistent-listing-error";
 export { InputError } from "./api/input-error";
-export type { ApiKey, GroupRole, LogType, OrgRole, ResourceType, Role } from "./api/types";
-export { GROUP_ROLES, LOG_TYPES, ORG_ROLES, RESOURCE_TYPES } from "./api/types";
+export type {
+  ApiKey,
+  GroupRole,
+  LogCollectionJobStatus,
+  LogType,
+  OrgRole,
+  ResourceType,
+  Role,
+} from "./api/types";
+export { GROUP_ROLES, JOB_STATUSES, LOG_TYPES, ORG_ROLES, RESOURCE_TYPES } from "./api/types";
 export { UncertainCreateError } from "./api/uncertain-create-error";
 export {
   ApiError,

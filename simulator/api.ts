@@ -1,9 +1,11 @@
 /**
  * The three operations of the spec, as pure functions from a parsed, authenticated request to a status
- * and a JSON body, as the profile's server answers them (./profiles). HTTP framing (headers, pretty,
- * envelope, faults) lives in ./server.
+ * and a JSON body, as the profile's server answers them (./profiles); the rest of a log collection
+ * job's life, where the profile has it, in ./jobs. HTTP framing (headers, pretty, envelope, faults)
+ * lives in ./server.
  */
 import { STATUS_CODES } from "node:http";
+import { handleJobRequest } from "./jobs";
 import type { ProfileRules } from "./profiles";
 import { type Operation, refusal } from "./roles";
 import { GROUP_ROLES, ORG_ROLES, type SimState } from "./state";
@@ -23,12 +25,16 @@ export const DESC_MAX_LENGTH = 250;
 /** Accepted `resourceType` values of a log collection job (in any case in the `deployed` profile). */
 export const RESOURCE_TYPES = ["CLUSTER", "PROCESS", "REPLICASET"] as const;
 
-/** A response before HTTP framing. `list` marks list bodies, which are enveloped differently. */
+/**
+ * A response before HTTP framing. `list` marks list bodies, which are enveloped differently. A `body`
+ * of `undefined` is an answer without a body; `raw` is sent as it is (a download).
+ */
 export interface ApiResult {
   status: number;
   body: unknown;
   list?: boolean;
   headers?: Record<string, string>;
+  raw?: { contentType: string; body: Buffer };
 }
 
 /** An authenticated request, parsed. */
@@ -61,7 +67,12 @@ export function errorBody(
   };
 }
 
-function fail(status: number, errorCode: string, detail: string, parameters: unknown[] = []): ApiResult {
+export function fail(
+  status: number,
+  errorCode: string,
+  detail: string,
+  parameters: unknown[] = [],
+): ApiResult {
   return { status, body: errorBody(status, errorCode, detail, parameters) };
 }
 
@@ -102,7 +113,7 @@ function decodeSegment(segment: string): string | undefined {
   }
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
@@ -128,27 +139,24 @@ export function handleApiRequest(
     }
     return req.method === "PATCH" ? patchApiKey(req, state, rules, b, d) : methodNotAllowed(req, "PATCH");
   }
-  if (
-    rest.length === 0 &&
-    a === "groups" &&
-    b !== undefined &&
-    c === "logCollectionJobs" &&
-    d === undefined
-  ) {
-    return req.method === "POST"
-      ? createLogCollectionJob(req, state, rules, b)
-      : methodNotAllowed(req, "POST");
+  if (a === "groups" && b !== undefined && c === "logCollectionJobs") {
+    if (rest.length === 0 && d === undefined && req.method === "POST") {
+      return createLogCollectionJob(req, state, rules, b);
+    }
+    // A job's life beyond its create, where the profile's server has it (./jobs).
+    if (rules.jobOperations) return handleJobRequest(req, state, rules, b, d, rest);
+    if (rest.length === 0 && d === undefined) return methodNotAllowed(req, "POST");
   }
   return notFound(req);
 }
 
-function notFound(req: ApiRequest): ApiResult {
+export function notFound(req: ApiRequest): ApiResult {
   return fail(404, "RESOURCE_NOT_FOUND", `Cannot find resource ${API_ROOT}${req.relPath}.`, [
     `${API_ROOT}${req.relPath}`,
   ]);
 }
 
-function methodNotAllowed(req: ApiRequest, allow: string): ApiResult {
+export function methodNotAllowed(req: ApiRequest, allow: string): ApiResult {
   return {
     ...fail(405, "METHOD_NOT_ALLOWED", `Method ${req.method} is not allowed for this resource.`, [
       req.method,
@@ -158,7 +166,9 @@ function methodNotAllowed(req: ApiRequest, allow: string): ApiResult {
 }
 
 /** Reads `pageNum` / `itemsPerPage`; a failure is an {@link ApiResult}. */
-function pagination(query: Record<string, string>): { pageNum: number; itemsPerPage: number } | ApiResult {
+export function pagination(
+  query: Record<string, string>,
+): { pageNum: number; itemsPerPage: number } | ApiResult {
   const read = (name: string, fallback: number, max: number): number | ApiResult => {
     const text = query[name];
     if (text === undefined) return fallback;
@@ -209,7 +219,7 @@ function orgNotFound(orgId: string): ApiResult {
 }
 
 /** 401 with an `errorCode` when the profile checks roles and the caller's do not allow `operation`. */
-function unauthorized(
+export function unauthorized(
   req: ApiRequest,
   state: SimState,
   rules: ProfileRules,
@@ -249,7 +259,7 @@ function listApiKeys(
   return { status: 200, list: true, body: { links, results, totalCount } };
 }
 
-function parseJsonBody(req: ApiRequest): { value: unknown } | ApiResult {
+export function parseJsonBody(req: ApiRequest): { value: unknown } | ApiResult {
   const mediaType = req.contentType?.split(";")[0]?.trim().toLowerCase();
   if (mediaType !== "application/json") {
     return fail(
@@ -266,7 +276,7 @@ function parseJsonBody(req: ApiRequest): { value: unknown } | ApiResult {
   }
 }
 
-function invalidAttribute(name: string, why: string): ApiResult {
+export function invalidAttribute(name: string, why: string): ApiResult {
   return fail(400, "INVALID_ATTRIBUTE", `Invalid attribute ${name} specified: ${why}.`, [name]);
 }
 
@@ -378,7 +388,7 @@ function createLogCollectionJob(
   if (!state.hasGroup(groupId)) {
     return fail(404, "GROUP_NOT_FOUND", `No group with ID ${groupId} exists.`, [groupId]);
   }
-  const refused = unauthorized(req, state, rules, { kind: "createLogCollectionJob", groupId });
+  const refused = unauthorized(req, state, rules, { kind: "logCollectionJobs", groupId });
   if (refused) return refused;
   const optional: readonly string[] = rules.timeWindow ? TIME_WINDOW : [];
   for (const name of Object.keys(body)) {
@@ -417,6 +427,7 @@ function createLogCollectionJob(
   const window = timeWindow(body);
   if ("status" in window) return window;
   const job = state.addJob({
+    userId: state.apiKeyByPublicKey(req.caller)?.id,
     groupId,
     resourceType,
     resourceName,

@@ -1,8 +1,9 @@
 /**
  * A local server of the three Ops Manager public API operations in the spec (list org API keys, patch
  * one, create a log collection job), behind real HTTP Digest authentication, with a request log and
- * fault injection for tests. It plays a deployed Ops Manager by default, or the spec as written
- * (`profile: "spec"`).
+ * fault injection for tests. It plays a deployed Ops Manager by default, where a log collection job
+ * also has the rest of its documented life (list, get, extend, retry, delete, download), or the spec as
+ * written (`profile: "spec"`).
  *
  * @example
  * import { startSimulator } from "pulumi-opsmanager/simulator";
@@ -26,10 +27,13 @@ export type {
   ChaosOptions,
   Fault,
   FaultController,
+  NewSimLogCollectionJob,
   OrgRoleName,
   RecordedRequest,
   SeedOptions,
   SimApiKey,
+  SimJobChange,
+  SimJobStatus,
   SimLogCollectionJob,
   SimRole,
   Simulator,

@@ -3,7 +3,8 @@
  * that users run (`deployed`), where it differs from that reference. Sources of each difference:
  * NOTES.md ("The deployed server, where it differs from the spec"), the Ops Manager API documentation
  * (log collection jobs, organization API keys, the error-code table) and MongoDB's Go client
- * (`opsmngr/logs_test.go`: `MONGODB` in requests, `replicaset` in job records).
+ * (`opsmngr/logs.go` and `opsmngr/logs_test.go`: `MONGODB` in requests, `replicaset` in job records,
+ * the job endpoints beyond the create).
  */
 import type { SimulatorProfile } from "./types";
 
@@ -24,6 +25,11 @@ export interface ProfileRules {
   staleOnExpiry: boolean;
   /** `Retry-After` of a 429 fault that names none; `undefined` sends no header. */
   defaultRetryAfterSeconds: number | undefined;
+  /**
+   * Whether log collection jobs have the life the Ops Manager documentation gives them (list, get one,
+   * extend, retry, delete, download: ./jobs), or only the spec's create.
+   */
+  jobOperations: boolean;
 }
 
 export const PROFILES: Readonly<Record<SimulatorProfile, ProfileRules>> = {
@@ -38,6 +44,7 @@ export const PROFILES: Readonly<Record<SimulatorProfile, ProfileRules>> = {
     checkRoles: false,
     staleOnExpiry: true,
     defaultRetryAfterSeconds: 1,
+    jobOperations: false,
   },
   // The documentation names the database log MONGODB and does not say DATABASE is accepted too, so
   // DATABASE is refused here; the error table lists API_KEY_NOT_FOUND as 400 and RATE_LIMITED without
@@ -51,6 +58,7 @@ export const PROFILES: Readonly<Record<SimulatorProfile, ProfileRules>> = {
     checkRoles: true,
     staleOnExpiry: false,
     defaultRetryAfterSeconds: undefined,
+    jobOperations: true,
   },
 };
 

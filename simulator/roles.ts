@@ -14,7 +14,7 @@
 import type { SimState } from "./state";
 import type { SimApiKey } from "./types";
 
-/** Project roles that allow creating a log collection job. */
+/** Project roles that allow log collection: creating, reading, extending or deleting a job. */
 export const LOG_COLLECTION_ROLES: readonly string[] = [
   "GROUP_OWNER",
   "GROUP_AUTOMATION_ADMIN",
@@ -26,7 +26,7 @@ export const LOG_COLLECTION_ROLES: readonly string[] = [
 export type Operation =
   | { kind: "listApiKeys"; orgId: string }
   | { kind: "patchApiKey"; orgId: string }
-  | { kind: "createLogCollectionJob"; groupId: string };
+  | { kind: "logCollectionJobs"; groupId: string };
 
 /** Why the call is refused: the error body's `errorCode` and `detail`. */
 export interface Refusal {
@@ -56,7 +56,7 @@ export function refusal(state: SimState, caller: string, operation: Operation): 
       return hasOrgRole(key, operation.orgId) ? undefined : UNAUTHORIZED;
     case "patchApiKey":
       return hasOrgRole(key, operation.orgId, "ORG_OWNER") ? undefined : UNAUTHORIZED;
-    case "createLogCollectionJob": {
+    case "logCollectionJobs": {
       if (hasOrgRole(key, state.orgId, "ORG_OWNER")) return undefined;
       const inGroup = key.roles.filter((r) => r.groupId === operation.groupId);
       if (inGroup.length === 0) return NOT_IN_GROUP;

@@ -26,6 +26,9 @@ function validateOptions(opts: SimulatorOptions): void {
   if (opts.port !== undefined && !(Number.isInteger(opts.port) && opts.port >= 0 && opts.port <= 65535)) {
     throw new RangeError(`port must be an integer from 0 to 65535, got ${opts.port}`);
   }
+  if (opts.jobDurationMs !== undefined && !(opts.jobDurationMs >= 0)) {
+    throw new RangeError(`jobDurationMs must be >= 0, got ${opts.jobDurationMs}`);
+  }
   if (opts.nonceLifetimeMs !== undefined && !(opts.nonceLifetimeMs >= 0)) {
     throw new RangeError(`nonceLifetimeMs must be >= 0, got ${opts.nonceLifetimeMs}`);
   }
@@ -76,6 +79,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   validateOptions(opts);
   const rules = profileRules(opts.profile);
   const state = SimState.open(opts.seed, opts.stateFile);
+  if (opts.jobDurationMs !== undefined) state.jobDurationMs = opts.jobDurationMs;
   const lifetimeMs = opts.nonceLifetimeMs ?? DEFAULT_NONCE_LIFETIME_MS;
   const digest = new DigestAuthenticator((user) => state.privateKeyOf(user), lifetimeMs);
   digest.staleOnExpiry = rules.staleOnExpiry;
@@ -121,7 +125,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     entry: RecordedRequest,
     status: number,
     headers: Record<string, string>,
-    text: string,
+    text: string | Buffer,
   ) => {
     if (res.destroyed || res.headersSent) return;
     entry.status = status;
@@ -196,15 +200,31 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     return false;
   };
 
-  const frame = (result: ApiResult, query: Record<string, string>) => {
+  const frame = (
+    result: ApiResult,
+    query: Record<string, string>,
+  ): { status: number; text: string | Buffer; headers: Record<string, string> } => {
+    if (result.raw !== undefined) {
+      const { "Content-Type": _json, ...headers } = jsonHeaders(result.headers);
+      return {
+        status: result.status,
+        text: result.raw.body,
+        headers: { ...headers, "Content-Type": result.raw.contentType },
+      };
+    }
     let status = result.status;
     let body = result.body;
     if (query.envelope?.toLowerCase() === "true") {
       body = result.list ? { ...(body as Record<string, unknown>), status } : { status, envelope: body };
       status = 200;
     }
+    // An answer without a body (a job's extension or delete) stays empty, enveloped or not.
     const text =
-      query.pretty?.toLowerCase() === "true" ? JSON.stringify(body, null, 2) : JSON.stringify(body);
+      body === undefined
+        ? ""
+        : query.pretty?.toLowerCase() === "true"
+          ? JSON.stringify(body, null, 2)
+          : JSON.stringify(body);
     return { status, text, headers: jsonHeaders(result.headers) };
   };
 
@@ -293,6 +313,10 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       return;
     }
     const framed = frame(result, query);
+    // Only a role refusal answers 401 past authentication (./roles).
+    if (opts.challengeOnRoleRefusal && framed.status === 401) {
+      framed.headers["WWW-Authenticate"] = digest.challenge(false);
+    }
     if (fault?.drop === "mid") {
       const buf = Buffer.from(framed.text);
       entry.status = framed.status;
@@ -355,6 +379,10 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       addOrg: (orgId) => state.addOrg(orgId),
       addGroup: (groupId) => state.addGroup(groupId),
       jobs: (groupId) => state.jobs(groupId),
+      job: (id) => state.job(id),
+      addJob: (job) => state.addJob(job),
+      updateJob: (id, change) => state.updateJob(id, change),
+      removeJob: (id) => state.removeJob(id),
     },
     resetRequests: () => {
       requests.length = 0;

@@ -2,7 +2,8 @@
  * Public types of the local Ops Manager simulator: the three operations of
  * ../shared/spec/ops-manager-public-api.md (list org API keys, patch one, create a log collection job)
  * behind real digest authentication, with recorded requests and fault injection for tests, as the spec
- * writes them or as deployed servers answer them (`SimulatorProfile`).
+ * writes them or as deployed servers answer them (`SimulatorProfile`), the latter with a job's life
+ * after its create.
  */
 
 export type OrgRoleName = "ORG_OWNER" | "ORG_MEMBER" | "ORG_GROUP_CREATOR" | "ORG_READ_ONLY";
@@ -24,6 +25,9 @@ export interface SimApiKey {
   roles: SimRole[];
 }
 
+/** Where a log collection job is in its life (the Ops Manager documentation's `status` values). */
+export type SimJobStatus = "IN_PROGRESS" | "SUCCESS" | "FAILURE" | "MARKED_FOR_EXPIRY" | "EXPIRED";
+
 export interface SimLogCollectionJob {
   id: string;
   groupId: string;
@@ -36,8 +40,34 @@ export interface SimLogCollectionJob {
   /** The optional time window (ms since the epoch), when the client sent one (`deployed` profile). */
   logCollectionFromDate?: number;
   logCollectionToDate?: number;
+  /** When it was created (ISO 8601): the record's `creationDate`. */
   createdAt: string;
+  /** The id of the API key that created it: the record's `userId`. */
+  userId: string;
+  /** When it expires (ISO 8601): 30 days after creation unless extended. */
+  expirationDate: string;
+  /**
+   * Where it is in its life. An `IN_PROGRESS` job becomes `outcome` at `finishDate`, and any job
+   * becomes `EXPIRED` once `expirationDate` has passed, as a read finds it.
+   */
+  status: SimJobStatus;
+  /** When an `IN_PROGRESS` job finishes (ISO 8601): `jobDurationMs` after it was created or retried. */
+  finishDate: string;
+  /** What it finishes as: `SUCCESS` unless a test says `FAILURE`. */
+  outcome: "SUCCESS" | "FAILURE";
 }
+
+/** A job as `state.addJob` takes it: what a POST carries, and any of the rest (an id, a status, …). */
+export type NewSimLogCollectionJob = Pick<
+  SimLogCollectionJob,
+  "groupId" | "resourceType" | "resourceName" | "sizeRequestedPerFileBytes" | "logTypes" | "redacted"
+> &
+  Partial<SimLogCollectionJob>;
+
+/** What a test may change of a job, as time or someone outside Pulumi would. */
+export type SimJobChange = Partial<
+  Pick<SimLogCollectionJob, "status" | "expirationDate" | "finishDate" | "outcome">
+>;
 
 /** What the simulator starts with. Everything is deterministic for a given seed. */
 export interface SeedOptions {
@@ -83,6 +113,17 @@ export interface SimulatorOptions {
    * deployed servers cap pages; the page's links carry the size served. Default none: the spec's 500.
    */
   maxItemsPerPage?: number;
+  /**
+   * Send a `WWW-Authenticate: Digest` challenge (a new nonce, `stale=false`) with the 401 that refuses a
+   * caller's role, as well as its `errorCode`. Whether deployed servers do is not known either way; a
+   * client must not take it for a refused nonce. Default false.
+   */
+  challengeOnRoleRefusal?: boolean;
+  /**
+   * How long a log collection job stays `IN_PROGRESS` before it finishes (as `SUCCESS`, or `FAILURE`
+   * when a test says so with `state.updateJob`). Default 30_000 ms.
+   */
+  jobDurationMs?: number;
 }
 
 /** One request the simulator received, as it crossed the wire. */
@@ -223,7 +264,15 @@ export interface Simulator {
     removeApiKey(id: string): void;
     addOrg(orgId: string): void;
     addGroup(groupId: string): void;
+    /** The log collection jobs of a group (default all), in creation order, as a read finds them now. */
     jobs(groupId?: string): SimLogCollectionJob[];
+    job(id: string): SimLogCollectionJob | undefined;
+    /** Add a job (missing fields are generated), as a POST would, or as it was on another server. */
+    addJob(job: NewSimLogCollectionJob): SimLogCollectionJob;
+    /** Change a job: finish it, fail it, expire it, extend it, as time or someone outside Pulumi would. */
+    updateJob(id: string, change: SimJobChange): SimLogCollectionJob;
+    /** Delete a job, as someone outside Pulumi would; an unknown id is ignored. */
+    removeJob(id: string): void;
   };
   /** Empty the request log. */
   resetRequests(): void;

@@ -1,7 +1,8 @@
 /**
  * The provider a user would write without pulumi-opsmanager, as the benchmark's baseline: urllib's
  * `digestAuth` (a 401 then the real request, for every request), the whole organization listed page by
- * page at the server's default page size for every create and read, one PATCH carrying desc and roles.
+ * page at the server's default page size for every create and read, one PATCH carrying desc and roles,
+ * a job read with its own GET (as MongoDB's Go client and mongocli read one).
  */
 let settings;
 
@@ -92,7 +93,25 @@ const logCollectionJob = {
     const created = await call("POST", `/groups/${groupId}/logCollectionJobs`, job);
     return { id: created.id, outs: { ...inputs, jobId: created.id } };
   },
-  read: async (id, props) => ({ id, props }),
+  async read(id, props) {
+    const job = await call("GET", `/groups/${props.groupId}/logCollectionJobs/${id}`);
+    const { status, creationDate, expirationDate, downloadUrl, userId, rootResourceName, rootResourceType } =
+      job;
+    return {
+      id,
+      props: {
+        ...props,
+        status,
+        creationDate,
+        expirationDate,
+        downloadUrl: downloadUrl ?? "",
+        userId,
+        rootResourceName,
+        rootResourceType,
+        uncompressedSizeTotalBytes: job.uncompressedSizeTotalBytes,
+      },
+    };
+  },
   update: async (_id, _olds, news) => ({ outs: news }),
   delete: async () => {},
 };

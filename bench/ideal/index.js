@@ -1,8 +1,8 @@
 /**
  * The least a provider can do for the benchmark's deployment: the limit for wall time, as the request
  * counts are the limit for requests. It makes exactly our requests (one challenge, one listing of the org
- * read 500 keys a page with pages 2 onward 8 at a time, a PATCH per key that differs, a POST per job) and
- * returns our outputs, but checks nothing: no input rules, no schema at the wire, no timeouts, retries,
+ * read 500 keys a page with pages 2 onward 8 at a time, a PATCH per key that differs, a POST per job, one
+ * listing of a project's jobs for their refresh) and returns our outputs, but checks nothing: no input rules, no schema at the wire, no timeouts, retries,
  * size caps or error messages, digest signing with one nonce and no stale handling. Not a provider anyone
  * should run; bench/deployment.js measures it beside ours to show what is left of our wall time once the
  * host, the transport and the server have taken theirs.
@@ -166,12 +166,44 @@ function outputs(inputs, key, adopted) {
   };
 }
 
+/** What a job's outputs hold of the server's record, as ours: "" or 0 where it says nothing. */
+function jobFields(record) {
+  return {
+    status: record?.status ?? "",
+    creationDate: record?.creationDate ?? "",
+    expirationDate: record?.expirationDate ?? "",
+    downloadUrl: record?.downloadUrl ?? "",
+    userId: record?.userId ?? "",
+    rootResourceName: record?.rootResourceName ?? "",
+    rootResourceType: record?.rootResourceType ?? "",
+    uncompressedSizeTotalBytes: record?.uncompressedSizeTotalBytes ?? 0,
+  };
+}
+
+/** A project's jobs by id, read once (every page, 500 a page). */
+async function projectJobs(call, groupId) {
+  const byId = new Map();
+  for (let pageNum = 1; ; pageNum++) {
+    const page = await call(
+      "GET",
+      `/groups/${groupId}/logCollectionJobs?itemsPerPage=${PAGE}&pageNum=${pageNum}`,
+    );
+    for (const job of page.results) byId.set(job.id, job);
+    if (pageNum * PAGE >= page.totalCount) return byId;
+  }
+}
+
 function provider(send) {
   const call = client(send);
   const listings = new Map();
   const org = (orgId) => {
     if (!listings.has(orgId)) listings.set(orgId, listing(call, orgId));
     return listings.get(orgId);
+  };
+  const projects = new Map();
+  const project = (groupId) => {
+    if (!projects.has(groupId)) projects.set(groupId, projectJobs(call, groupId));
+    return projects.get(groupId);
   };
   const withoutProvider = (news) => {
     const { __provider, ...inputs } = news;
@@ -223,9 +255,15 @@ function provider(send) {
     async create(inputs) {
       const { groupId, __provider, ...job } = inputs;
       const created = await call("POST", `/groups/${groupId}/logCollectionJobs`, job);
-      return { id: created.id, outs: { ...withoutProvider(inputs), jobId: created.id } };
+      const outs = { ...withoutProvider(inputs), jobId: created.id, ...jobFields(undefined) };
+      return { id: created.id, outs: { ...outs, managed: { expirationDate: false } } };
     },
-    read: async (id, props) => ({ id, props }),
+    async read(id, props) {
+      const record = (await project(props.groupId)).get(id);
+      if (record === undefined) return { id: "" };
+      const { __provider, ...state } = props;
+      return { id, props: { ...state, ...jobFields(record) } };
+    },
     update: async (_id, _olds, news) => ({ outs: news }),
     delete: async () => {},
   };

@@ -7,10 +7,20 @@
  * `{ ready: { url, … } }` or `{ failed }` after start. The child exits when its parent goes away.
  */
 const { startSimulator } = require("../../dist/simulator");
-const { byKind } = require("./util");
+const { byKind, byResource } = require("./util");
 
 // What the bench may ask of the simulator's state and faults; nothing else crosses the channel.
-const STATE_OPS = ["apiKeys", "apiKey", "addApiKey", "addApiKeys", "updateApiKey", "removeApiKey", "jobs"];
+const STATE_OPS = [
+  "apiKeys",
+  "apiKey",
+  "addApiKey",
+  "addApiKeys",
+  "updateApiKey",
+  "removeApiKey",
+  "jobs",
+  "job",
+  "addJob",
+];
 const FAULT_OPS = ["add", "clear"];
 
 let sim;
@@ -79,10 +89,18 @@ async function warmUp(clients = 8) {
 const ops = {
   resetRequests: () => sim.resetRequests(),
   warmUp,
-  /** Counts, not the log: `{ total, kinds: { "GET 200": n, … } }`. */
-  requestSummary: () => ({ total: sim.requests.length, kinds: byKind(sim.requests) }),
+  /** Counts, not the log: `{ total, kinds: { "GET 200": n, … }, resources: { keys: n, jobs: n, challenges: n } }`. */
+  requestSummary: () => ({
+    total: sim.requests.length,
+    kinds: byKind(sim.requests),
+    resources: byResource(sim.requests),
+  }),
   updateApiKeys: (changes) => {
     for (const { id, change } of changes) sim.state.updateApiKey(id, change);
+  },
+  /** Jobs as another simulator holds them (ids, dates, status kept), in one message. */
+  addJobs: (jobs) => {
+    for (const job of jobs) sim.state.addJob(job);
   },
   close: async () => {
     await sim.close();

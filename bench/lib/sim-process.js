@@ -8,8 +8,8 @@
  * `startSimulatorProcess(options)` takes the options of `startSimulator`, plus `delayMs` (server time
  * added to every authenticated request), and resolves to the part of the simulator the bench uses, every
  * call asynchronous: url, apiRoot, orgId, groupId, publicKey, privateKey; `state.apiKeys()` and the other
- * state calls; `faults.add()`; `resetRequests()`; `requestSummary()` (`{ total, kinds }`, counts by
- * method and status: the log itself stays in the child); `close()`. Children are killed when the bench
+ * state calls; `faults.add()`; `resetRequests()`; `requestSummary()` (`{ total, kinds, resources }`,
+ * counts by method and status, and by what they were about: the log itself stays in the child); `close()`. Children are killed when the bench
  * process exits, and exit by themselves when it dies.
  */
 const { fork } = require("node:child_process");
@@ -108,6 +108,10 @@ async function startSimulatorProcess(options = {}) {
       updateApiKeys: (changes) => call("updateApiKeys", changes),
       removeApiKey: (id) => call("state.removeApiKey", id),
       jobs: (groupId) => call("state.jobs", groupId),
+      job: (id) => call("state.job", id),
+      addJob: (job) => call("state.addJob", job),
+      /** Many `addJob`s in one message: jobs as another simulator holds them. */
+      addJobs: (jobs) => call("addJobs", jobs),
     },
     faults: {
       add: (...faults) => call("faults.add", ...faults),

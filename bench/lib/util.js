@@ -66,6 +66,20 @@ function byKind(requests) {
   return counts;
 }
 
+/**
+ * Counts of recorded simulator requests by what they were about: `challenges` (the 401s that bring a
+ * nonce), `keys` (an organization's keys), `jobs` (a project's log collection jobs).
+ */
+function byResource(requests) {
+  const counts = { keys: 0, jobs: 0, challenges: 0 };
+  for (const r of requests) {
+    if (r.status === 401) counts.challenges++;
+    else if (r.path.includes("/logCollectionJobs")) counts.jobs++;
+    else if (r.path.includes("/apiKeys")) counts.keys++;
+  }
+  return counts;
+}
+
 const kinds = (counts) =>
   Object.entries(counts)
     .sort()
@@ -89,4 +103,19 @@ function cpuMs(pid) {
 // Linux's USER_HZ, what /proc counts CPU time in; 100 on every mainstream kernel.
 const CLOCK_TICKS = 100;
 
-module.exports = { pool, poolSettled, median, timed, int, dec, ms, mib, ratio, table, byKind, kinds, cpuMs };
+module.exports = {
+  pool,
+  poolSettled,
+  median,
+  timed,
+  int,
+  dec,
+  ms,
+  mib,
+  ratio,
+  table,
+  byKind,
+  byResource,
+  kinds,
+  cpuMs,
+};

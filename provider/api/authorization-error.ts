@@ -5,12 +5,22 @@ import { type CallInfo, callHead, callSuffix, notSentNote } from "../client/erro
 export type Operation =
   | { kind: "listOrgApiKeys"; orgId: string }
   | { kind: "updateOrgApiKey"; orgId: string }
-  | { kind: "createLogCollectionJob"; groupId: string };
+  | { kind: "createLogCollectionJob"; groupId: string }
+  | { kind: "listLogCollectionJobs"; groupId: string }
+  | { kind: "extendLogCollectionJob"; groupId: string }
+  | { kind: "deleteLogCollectionJob"; groupId: string };
+
+const JOB_WORK = {
+  createLogCollectionJob: "creating a log collection job",
+  listLogCollectionJobs: "reading a project's log collection jobs",
+  extendLogCollectionJob: "extending a log collection job",
+  deleteLogCollectionJob: "deleting a log collection job",
+} as const;
 
 // Roles per operation, from the Ops Manager API documentation: "Organization Programmatic API Keys"
 // (any role in the organization retrieves its keys; Organization Owner or Organization User Admin
 // creates, updates or deletes one) and "Log Collection Jobs" (a project role among Automation, Backup
-// and Monitoring Admin; a Project Owner holds them all).
+// and Monitoring Admin for every one of its endpoints; a Project Owner holds them all).
 function describe(operation: Operation): { what: string; needs: string } {
   switch (operation.kind) {
     case "listOrgApiKeys":
@@ -24,8 +34,11 @@ function describe(operation: Operation): { what: string; needs: string } {
         needs: `the Organization Owner (ORG_OWNER) or Organization User Admin role in organization ${operation.orgId}`,
       };
     case "createLogCollectionJob":
+    case "listLogCollectionJobs":
+    case "extendLogCollectionJob":
+    case "deleteLogCollectionJob":
       return {
-        what: "creating a log collection job",
+        what: JOB_WORK[operation.kind],
         needs:
           `a role in project ${operation.groupId} that allows log collection: Project Automation Admin ` +
           "(GROUP_AUTOMATION_ADMIN), Project Backup Admin (GROUP_BACKUP_ADMIN) or Project Monitoring Admin " +

@@ -1,5 +1,6 @@
 import { OpsManagerError } from "../client/errors";
 import { callSuffix } from "../client/errors/format";
+import type { ListingNoun } from "./listing-pages";
 
 /** What {@link InconsistentListingError} says about the listing it gave up on. */
 export interface InconsistentListingErrorInit {
@@ -11,13 +12,16 @@ export interface InconsistentListingErrorInit {
   reads: number;
   /** How the pages of the last read disagreed, e.g. `page 2 said 1,199 keys where page 1 said 1,200`. */
   disagreement: string;
-  /** Whether two reads in a row had to agree and list the same keys (`getOrgApiKeys`). Default false. */
+  /** What the listing lists; default an organization's keys. */
+  noun?: ListingNoun;
+  /** Whether two reads in a row had to agree and list the same ids (`getOrgApiKeys`). Default false. */
   sameTwice?: boolean;
 }
 
 /**
- * An organization's key listing whose pages disagreed with each other on every read, or (where two
- * reads must agree) that never gave the same keys twice in a row (code `OM_ERR_INCONSISTENT_LISTING`): keys were added or deleted while the pages were read, so a key could
+ * An organization's key listing (or a project's job listing) whose pages disagreed with each other on
+ * every read, or (where two reads must agree) that never gave the same ids twice in a row (code
+ * `OM_ERR_INCONSISTENT_LISTING`): keys were added or deleted while the pages were read, so a key could
  * have been on no page or on two. Such a listing is read again a bounded number of times, then
  * reported rather than trusted: no key is taken to be gone on its word.
  *
@@ -32,15 +36,17 @@ export class InconsistentListingError extends OpsManagerError {
   readonly disagreement: string;
 
   constructor(init: InconsistentListingErrorInit) {
+    const noun = init.noun ?? { item: "key", items: "keys", listing: "the organization's key listing" };
+    const items = noun.items.charAt(0).toUpperCase() + noun.items.slice(1);
     super(
       "OM_ERR_INCONSISTENT_LISTING",
-      `GET ${init.path}: the organization's key listing kept changing while it was read ` +
+      `GET ${init.path}: ${noun.listing} kept changing while it was read ` +
         `(read ${init.reads} times, ${
           init.sameTwice
-            ? "without two reads in a row whose pages agreed and listed the same keys"
+            ? `without two reads in a row whose pages agreed and listed the same ${noun.items}`
             : "and each time its pages disagreed"
         }; last: ${init.disagreement}). ` +
-        "Keys were being added or deleted meanwhile, so a key could have been on no page or on two, and the " +
+        `${items} were being added or deleted meanwhile, so a ${noun.item} could have been on no page or on two, and the ` +
         "listing was not used. Run the command again once those changes have stopped" +
         callSuffix({ method: "GET", path: init.path, url: init.url }),
     );

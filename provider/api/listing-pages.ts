@@ -1,7 +1,8 @@
 /**
- * Reading a whole paged listing of an organization's keys so that it can be trusted: pages are offsets
- * into a list that others may change meanwhile (spec, List API keys: `pageNum`, `itemsPerPage`,
- * `totalCount`), so a read whose pages disagree is read again, and reported when it never agrees.
+ * Reading a whole paged listing (an organization's keys, a project's log collection jobs) so that it
+ * can be trusted: pages are offsets into a list that others may change meanwhile (spec, List API keys:
+ * `pageNum`, `itemsPerPage`, `totalCount`), so a read whose pages disagree is read again, and reported
+ * when it never agrees.
  */
 
 import { show } from "./ids";
@@ -35,6 +36,17 @@ export interface Page<K> {
   url: string;
 }
 
+/** How a listing names what it lists, in the messages of one whose pages disagree. */
+export interface ListingNoun {
+  item: string;
+  items: string;
+  /** The listing as a whole: `the organization's key listing`. */
+  listing: string;
+}
+
+/** An organization's keys, what listings were first read for. */
+export const KEYS: ListingNoun = { item: "key", items: "keys", listing: "the organization's key listing" };
+
 /** The pages of one read of a listing, in page order, or how they disagreed. */
 type Read<K> = { pages: K[][]; url: string; disagreement?: string };
 
@@ -52,6 +64,7 @@ async function readListingOnce<K extends { id: string }>(
   itemsPerPage: number,
   concurrency: number,
   onPage: (keys: K[], pageNum: number) => void,
+  noun: ListingNoun,
 ): Promise<Read<K>> {
   const first = await readPage({ pageNum: 1, itemsPerPage });
   onPage(first.results, 1);
@@ -62,17 +75,17 @@ async function readListingOnce<K extends { id: string }>(
   // cap itemsPerPage silently): the other pages are asked with it, so their offsets are unambiguous.
   const size = served < itemsPerPage && total > served ? served : itemsPerPage;
   if (size === 0) {
-    read.disagreement = `page 1 held no keys, though its totalCount said ${count(total)}`;
+    read.disagreement = `page 1 held no ${noun.items}, though its totalCount said ${count(total)}`;
     return read;
   }
   const pageCount = Math.max(1, Math.ceil(total / size));
   const disagrees = (page: Page<K>, pageNum: number): string | undefined => {
     if (page.totalCount !== total) {
-      return `page ${pageNum} said ${count(page.totalCount)} keys where page 1 said ${count(total)}`;
+      return `page ${pageNum} said ${count(page.totalCount)} ${noun.items} where page 1 said ${count(total)}`;
     }
     const due = pageNum < pageCount ? size : total - (pageCount - 1) * size;
     if (page.results.length !== due) {
-      return `page ${pageNum} of ${pageCount} held ${count(page.results.length)} keys, not the ${count(due)} that ${count(total)} keys in pages of ${count(size)} leave it`;
+      return `page ${pageNum} of ${pageCount} held ${count(page.results.length)} ${noun.items}, not the ${count(due)} that ${count(total)} ${noun.items} in pages of ${count(size)} leave it`;
     }
     return undefined;
   };
@@ -94,12 +107,13 @@ async function readListingOnce<K extends { id: string }>(
   read.pages.forEach((keys, i) => {
     for (const key of keys) {
       const seen = pageOf.get(key.id);
-      if (seen !== undefined) read.disagreement ??= `key ${key.id} was on page ${seen} and on page ${i + 1}`;
-      else pageOf.set(key.id, i + 1);
+      if (seen !== undefined) {
+        read.disagreement ??= `${noun.item} ${key.id} was on page ${seen} and on page ${i + 1}`;
+      } else pageOf.set(key.id, i + 1);
     }
   });
   if (read.disagreement === undefined && pageOf.size !== total) {
-    read.disagreement = `the pages held ${count(pageOf.size)} distinct keys where totalCount said ${count(total)}`;
+    read.disagreement = `the pages held ${count(pageOf.size)} distinct ${noun.items} where totalCount said ${count(total)}`;
   }
   return read;
 }
@@ -114,14 +128,16 @@ export interface ListingReadOptions<K> {
    * a key slid onto a page already read: such a read lacks a live key, and only the next read shows it.
    */
   sameTwice?: boolean;
+  /** What the listing lists, for its messages. Default an organization's keys ({@link KEYS}). */
+  noun?: ListingNoun;
 }
 
 const idsOf = <K extends { id: string }>(pages: K[][]) => new Set(pages.flat().map((key) => key.id));
 
 /** The first id that is in one of two reads and not in the other, said so; `undefined`: the same ids. */
-function oneOnly(first: Set<string>, second: Set<string>): string | undefined {
-  for (const id of first) if (!second.has(id)) return `key ${id} was in the first only`;
-  for (const id of second) if (!first.has(id)) return `key ${id} was in the second only`;
+function oneOnly(first: Set<string>, second: Set<string>, noun: ListingNoun): string | undefined {
+  for (const id of first) if (!second.has(id)) return `${noun.item} ${id} was in the first only`;
+  for (const id of second) if (!first.has(id)) return `${noun.item} ${id} was in the second only`;
   return undefined;
 }
 
@@ -144,11 +160,12 @@ export async function readConsistentListing<K extends { id: string }>(
     throw new InputError("maxReads", `must be a whole number from ${least}`, show(maxReads));
   }
   const onPage = how.onPage ?? (() => {});
+  const noun = how.noun ?? KEYS;
   let before: Set<string> | undefined;
   let disagreement = "";
   let url = "";
   for (let reads = 1; reads <= maxReads; reads++) {
-    const read = await readListingOnce(readPage, itemsPerPage, options.concurrency ?? 8, onPage);
+    const read = await readListingOnce(readPage, itemsPerPage, options.concurrency ?? 8, onPage, noun);
     url = read.url;
     if (read.disagreement !== undefined) {
       disagreement = read.disagreement;
@@ -157,10 +174,10 @@ export async function readConsistentListing<K extends { id: string }>(
     }
     if (!how.sameTwice) return read.pages;
     const ids = idsOf(read.pages);
-    const differs = before === undefined ? undefined : oneOnly(before, ids);
+    const differs = before === undefined ? undefined : oneOnly(before, ids, noun);
     if (before !== undefined && differs === undefined) return read.pages;
     if (differs !== undefined) {
-      disagreement = `two reads in a row whose pages agreed listed different keys (${differs})`;
+      disagreement = `two reads in a row whose pages agreed listed different ${noun.items} (${differs})`;
     }
     before = ids;
   }
@@ -170,5 +187,6 @@ export async function readConsistentListing<K extends { id: string }>(
     reads: maxReads,
     disagreement,
     sameTwice: how.sameTwice ?? false,
+    noun,
   });
 }

@@ -8,8 +8,10 @@ import {
 import type { JsonResponse } from "../client/types";
 import { explainAuthorization } from "./authorization-error";
 import { logTypeKey, sendNamingDatabaseLog } from "./database-log";
-import { hex24Segment, show } from "./ids";
+import { idSegment, show } from "./ids";
 import { InputError } from "./input-error";
+import { explainJobError } from "./log-collection-job-answers";
+import { jobsPath } from "./log-collection-job-listing";
 import { explainNotFound } from "./not-found";
 import { issuePath, parseResponse } from "./parse";
 import {
@@ -17,6 +19,7 @@ import {
   logCollectionJobRequestSchema,
   logCollectionJobResponseSchema,
 } from "./schemas";
+import { parseTimestamp, wireTimestamp } from "./timestamps";
 import type { Transport } from "./transport";
 import { UncertainCreateError } from "./uncertain-create-error";
 
@@ -34,7 +37,7 @@ export async function createLogCollectionJob(
   groupId: string,
   request: LogCollectionJobRequest,
 ): Promise<{ id: string }> {
-  const path = `/groups/${hex24Segment("groupId", groupId)}/logCollectionJobs`;
+  const path = jobsPath(groupId);
   const parsed = logCollectionJobRequestSchema.safeParse(request);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -86,6 +89,53 @@ export async function createLogCollectionJob(
     }
     // A 2xx without an id: the job was made, but there is nothing to record it by.
     throw uncertain(error as Error);
+  }
+}
+
+/** The path of one job: `/groups/{GROUP-ID}/logCollectionJobs/{JOB-ID}`, its ids checked first. */
+function jobPath(groupId: string, jobId: string): string {
+  // Any path-safe id, not only 24 hex digits: a job recorded from an odd answer can still be deleted.
+  return `${jobsPath(groupId)}/${idSegment("jobId", jobId)}`;
+}
+
+/**
+ * `PATCH /groups/{GROUP-ID}/logCollectionJobs/{JOB-ID}` with `{"expirationDate": …}`: move the job's
+ * expiration (documentation, "Extend a Log Collection Job"; answered without a body). The date goes as
+ * the server writes dates, UTC in whole seconds. The server's limits (in the future, at most 6 months
+ * after the job's creation, not an expired job) come back as its own error codes, with what to do.
+ * Not in the spec: a server that follows it alone has no such operation (see `isMissingOperation`).
+ */
+export async function extendLogCollectionJob(
+  transport: Transport,
+  groupId: string,
+  jobId: string,
+  expirationDate: string,
+): Promise<void> {
+  const path = jobPath(groupId, jobId);
+  const parsed = parseTimestamp(expirationDate);
+  if ("rule" in parsed) throw new InputError("expirationDate", parsed.rule, show(expirationDate));
+  try {
+    await transport.request({ method: "PATCH", path, body: { expirationDate: wireTimestamp(parsed.ms) } });
+  } catch (error) {
+    throw explainJobError(error, "extendLogCollectionJob", { groupId, jobId });
+  }
+}
+
+/**
+ * `DELETE /groups/{GROUP-ID}/logCollectionJobs/{JOB-ID}`: delete the job and its archive, whether it
+ * is in progress or finished. Not in the spec (see `isMissingOperation`); a job already gone is
+ * `LOG_COLLECTION_JOB_NOT_FOUND_IN_GROUP` (see `isJobGone`).
+ */
+export async function deleteLogCollectionJob(
+  transport: Transport,
+  groupId: string,
+  jobId: string,
+): Promise<void> {
+  const path = jobPath(groupId, jobId);
+  try {
+    await transport.request({ method: "DELETE", path });
+  } catch (error) {
+    throw explainJobError(error, "deleteLogCollectionJob", { groupId, jobId });
   }
 }
 

@@ -5,6 +5,7 @@ export interface PathIds {
   orgId?: string;
   apiKeyId?: string;
   groupId?: string;
+  jobId?: string;
 }
 
 type IdName = keyof PathIds;
@@ -14,12 +15,14 @@ const ID_OF_CODE: Record<string, IdName> = {
   ORG_NOT_FOUND: "orgId",
   API_KEY_NOT_FOUND: "apiKeyId",
   GROUP_NOT_FOUND: "groupId",
+  LOG_COLLECTION_JOB_NOT_FOUND_IN_GROUP: "jobId",
 };
 
 const WHAT: Record<IdName, string> = {
   orgId: "organization",
   apiKeyId: "API key",
   groupId: "project",
+  jobId: "log collection job",
 };
 
 function named(name: IdName, ids: PathIds): string {
@@ -42,8 +45,14 @@ export function explainNotFound(error: unknown, ids: PathIds): unknown {
   const keyNotFound = about === "apiKeyId";
   if (error.status !== 404 && !keyNotFound) return error;
   if (about !== undefined && ids[about] !== undefined) {
-    const where = about === "apiKeyId" && ids.orgId !== undefined ? ` in organization ${ids.orgId}` : "";
-    const gone = about === "apiKeyId" ? "; it may have been deleted" : ", or these credentials cannot see it";
+    const where =
+      about === "apiKeyId" && ids.orgId !== undefined
+        ? ` in organization ${ids.orgId}`
+        : about === "jobId" && ids.groupId !== undefined
+          ? ` in project ${ids.groupId}`
+          : "";
+    const deletable = about === "apiKeyId" || about === "jobId";
+    const gone = deletable ? "; it may have been deleted" : ", or these credentials cannot see it";
     return error.withHint(
       `check ${named(about, ids)}: the server has no ${WHAT[about]} with that id${where}${gone}`,
     );

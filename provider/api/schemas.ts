@@ -3,6 +3,7 @@ import {
   type ApiKey,
   type ApiKeyPage,
   LOG_TYPES,
+  type LogCollectionJobRecord,
   type LogCollectionJobRequest,
   type LogCollectionJobResponse,
   RESOURCE_TYPES,
@@ -13,6 +14,7 @@ export type {
   ApiKey,
   ApiKeyPage,
   GroupRole,
+  LogCollectionJobRecord,
   LogCollectionJobRequest,
   LogCollectionJobResponse,
   LogType,
@@ -20,7 +22,7 @@ export type {
   ResourceType,
   Role,
 } from "./types";
-export { GROUP_ROLES, LOG_TYPES, ORG_ROLES, RESOURCE_TYPES } from "./types";
+export { GROUP_ROLES, JOB_STATUSES, LOG_TYPES, ORG_ROLES, RESOURCE_TYPES } from "./types";
 
 /** The latest time a JavaScript `Date` holds, in ms since the epoch (ECMA-262, Time Values). */
 export const MAX_DATE_MS = 8.64e15;
@@ -91,6 +93,28 @@ export const logCollectionJobResponseSchema = z.object({
   id: z.string().regex(/^[0-9a-f]{24}$/i, "a 24-hexadecimal-digit id"),
 });
 
+const optionalText = z.string().nullish();
+
+// What the provider reads of a job record; the rest (the create's fields echoed, `childJobs`, links) is
+// dropped unread, as for keys.
+export const logCollectionJobRecordSchema = z.object({
+  id: z.string().min(1),
+  status: z.string().min(1),
+  creationDate: optionalText,
+  expirationDate: optionalText,
+  downloadUrl: optionalText,
+  userId: optionalText,
+  rootResourceName: optionalText,
+  rootResourceType: optionalText,
+  uncompressedSizeTotalBytes: z.number().nonnegative().nullish(),
+});
+
+/** A page of a project's jobs, its envelope alone: each record is checked when used. */
+export const logCollectionJobListingSchema = z.object({
+  results: z.array(z.unknown()),
+  totalCount: z.number().int().nonnegative(),
+});
+
 // The types in types.ts are written by hand (see there why); the build stops when a schema and its type
 // part ways.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -101,4 +125,5 @@ export type SchemasMatchTypes = [
   Holds<Same<z.infer<typeof apiKeyPageSchema>, ApiKeyPage>>,
   Holds<Same<z.infer<typeof logCollectionJobRequestSchema>, LogCollectionJobRequest>>,
   Holds<Same<z.infer<typeof logCollectionJobResponseSchema>, LogCollectionJobResponse>>,
+  Holds<Same<z.infer<typeof logCollectionJobRecordSchema>, LogCollectionJobRecord>>,
 ];

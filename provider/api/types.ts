@@ -81,3 +81,30 @@ export interface LogCollectionJobRequest {
 export interface LogCollectionJobResponse {
   id: string;
 }
+
+/** Where a log collection job is in its life, as its record's `status` documents it. */
+export const JOB_STATUSES = ["IN_PROGRESS", "SUCCESS", "FAILURE", "MARKED_FOR_EXPIRY", "EXPIRED"] as const;
+export type LogCollectionJobStatus = (typeof JOB_STATUSES)[number];
+
+/**
+ * A log collection job as the list and get-one endpoints return it, the part the provider reads (the
+ * record also repeats the create's fields, and `childJobs` with `verbose=true`). `status` is a string,
+ * not one of {@link JOB_STATUSES} only: a newer server may add one, and refusing its answer would make
+ * every job of the project unreadable. Deployed servers may send `null` for a field they have no value
+ * for yet.
+ */
+export interface LogCollectionJobRecord {
+  id: string;
+  status: string;
+  /** ISO 8601, e.g. `2019-03-07T12:21:24Z`. */
+  creationDate?: string | null;
+  /** ISO 8601: when the job and its archive are deleted. */
+  expirationDate?: string | null;
+  /** Where the archive is downloaded from, once there is one. */
+  downloadUrl?: string | null;
+  userId?: string | null;
+  rootResourceName?: string | null;
+  /** In lower case, as deployed servers echo resource types (`replicaset`). */
+  rootResourceType?: string | null;
+  uncompressedSizeTotalBytes?: number | null;
+}

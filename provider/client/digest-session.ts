@@ -19,6 +19,12 @@ export type ResponseHeaders = Record<string, string | string[] | undefined>;
 export interface DigestResponseLike {
   status: number;
   headers: ResponseHeaders;
+  /**
+   * Set on a 401 to a signed request that the server wrote after taking the credentials (it refused
+   * the request itself, a caller without the role, say); how the caller tells is its own. Such a 401
+   * is the outcome: signing the request again would only send it again.
+   */
+  pastAuthentication?: boolean;
   /** Reads and drops the body, so the connection can be reused. */
   discard(): Promise<void>;
 }
@@ -80,9 +86,10 @@ export interface DigestSessionOptions {
 }
 
 /**
- * How the session signs: `reuse` keeps one nonce for every request (RFC 7616 §3.6), `fresh` fetches a
- * challenge for each request, after the server was seen to refuse the second use of a nonce it had
- * just issued.
+ * How the session signs: `reuse` keeps one nonce for every request (RFC 7616 §3.6); `fresh`, after the
+ * server was seen to refuse the second use of a nonce it had just issued, fetches a challenge for each
+ * request with a body (so that the body crosses once) and signs a bodyless request with the nonce that
+ * passed last, going back to `reuse` when the server accepts that.
  */
 export type DigestMode = "reuse" | "fresh";
 
@@ -170,10 +177,13 @@ function describeOffered(challenges: readonly AuthChallenge[]): string {
  *   Apache's mod_auth_digest saw out of order).
  * - Any other 401 to the session's nonce (an expiry as the spec's server answers it, `stale=false`) is
  *   answered by this request alone with the nonce of that 401; if that passes, the session adopts it.
- *   Only when the server then refuses the second use of that nonce too, before accepting any, does the
- *   session fetch a challenge per request.
+ *   When the server then refuses the second use of that nonce too, before accepting any, it may refuse
+ *   reuse, or that nonce may have expired as well: the session falls back, and a request with a body
+ *   fetches a challenge of its own (its body crosses once) while a bodyless request tries the nonce that
+ *   passed last. The first such reuse that passes ends the fallback.
  * - Only a 401 to the first use of a nonce this request holds alone, without `stale=true`, says the
  *   credentials are wrong. A request is signed at most four times, the last with such a nonce.
+ * - A 401 written past authentication (`pastAuthentication`) is the request's outcome, as it is.
  */
 export class DigestSession {
   /** The user name (the public key of an API key, or a user's name). */
@@ -195,7 +205,7 @@ export class DigestSession {
     this.freshPerRequest = false;
   }
 
-  /** `reuse` until the server is seen to refuse a reused nonce, then `fresh`. */
+  /** `reuse`, or `fresh` while the server is taken to refuse reused nonces (see {@link DigestMode}). */
   get mode(): DigestMode {
     return this.freshPerRequest ? "fresh" : "reuse";
   }
@@ -215,7 +225,7 @@ export class DigestSession {
     events: DigestEvents = {},
   ): Promise<DigestOutcome<R>> {
     const attempt: Attempt = {
-      source: this.freshPerRequest ? { kind: "own" } : { kind: "session" },
+      source: this.freshPerRequest && request.hasBody ? { kind: "own" } : { kind: "session" },
       tries: 0,
       displaced: undefined,
     };
@@ -230,6 +240,8 @@ export class DigestSession {
         this.accepted(state, signed.nc, shared, attempt, response.headers);
         return { response, rejected: false };
       }
+      // Whatever challenge it carries, it says nothing of the nonce: no re-sign, no change of mode.
+      if (response.pastAuthentication === true) return { response, rejected: false };
 
       const challenge = selectDigestChallenge(challengesOf(response.headers));
       if (!challenge) return { response, rejected: true, why: "rejected" };
@@ -255,7 +267,10 @@ export class DigestSession {
     if (source.kind === "held") return { state: source.state, shared: false };
     for (;;) {
       if (this.current && this.current.count >= MAX_NC) this.current = undefined;
-      const own = source.kind === "own" || this.freshPerRequest;
+      // In the fallback a request with a body fetches its own challenge, so its body crosses once; a
+      // bodyless request tries the nonce that passed last, which costs no more than a challenge when
+      // refused and is how the session learns that the refusals were expiries.
+      const own = source.kind === "own" || (this.freshPerRequest && (request.hasBody || !this.current));
       if (!own && this.current) return { state: this.current, shared: true };
       if (!own && this.pending) {
         await this.pending;
@@ -315,7 +330,13 @@ export class DigestSession {
     headers: ResponseHeaders,
   ): void {
     if (nc > 1) state.reused = true;
-    if (!shared && !this.freshPerRequest && attempt.displaced && this.current === attempt.displaced) {
+    if (this.freshPerRequest) {
+      // Issue 10 #8: two expiries in a row (stale=false) look like a refusal of reuse. A second use that
+      // passes shows the server takes reuse after all: every request reuses nonces again.
+      if (nc > 1) this.freshPerRequest = false;
+      state.alone = false;
+      this.current = state;
+    } else if (!shared && attempt.displaced && this.current === attempt.displaced) {
       // The session's nonce was refused and this one, from that 401, passed: the session uses it now.
       state.afterRefusal = true;
       state.alone = false;

@@ -278,7 +278,7 @@ export class HttpClient {
     return this.closed;
   }
 
-  /** `reuse` (one nonce for many requests) until the server refuses reuse, then `fresh`. */
+  /** `reuse` (one nonce for many requests), or `fresh` while the server is taken to refuse reuse. */
   get digestMode(): "reuse" | "fresh" {
     return this.session.mode;
   }
@@ -492,6 +492,9 @@ export class HttpClient {
       return Buffer.concat(chunks, total);
     };
 
+    if (status === 401 && authorization !== undefined) {
+      return this.peekedExchange(call, status, responseHeaders, read(ERROR_BODY_BYTES, false));
+    }
     return {
       status,
       headers: responseHeaders,
@@ -506,6 +509,44 @@ export class HttpClient {
       },
       readAll: (limit) => read(limit, true),
       readSome: (limit) => read(limit, false),
+    };
+  }
+
+  /**
+   * A 401 to a signed request, its body read (up to the error-body cap) before the digest session
+   * sees it. A body that names an `errorCode`, the field every `ApiError` carries, was written past
+   * authentication: a digest server's own refusal (RFC 7616 §3.3) carries no application error. The
+   * session must then not sign the request again (its body would cross twice) nor read the 401 as a
+   * refused nonce. The check stays here, not in `api/`, because the session runs inside `request()`
+   * and `api/` sees only its outcome; it names no code, and what a code means (a role the caller lacks)
+   * is said in `api/` alone.
+   */
+  private async peekedExchange(
+    call: Call,
+    status: number,
+    headers: ResponseHeaders,
+    reading: Promise<Buffer>,
+  ): Promise<Exchange> {
+    let body: Buffer | undefined;
+    let failure: unknown;
+    try {
+      body = await reading;
+    } catch (error) {
+      // A body that breaks off fails only a read for the error message; dropping it never failed.
+      failure = error;
+    }
+    const bodyRead = async (limit: number): Promise<Buffer> => {
+      if (body === undefined) throw failure;
+      return body.subarray(0, limit);
+    };
+    return {
+      status,
+      headers,
+      pastAuthentication:
+        body !== undefined && this.parseErrorBody(call, body, headers).errorCode !== undefined,
+      discard: async () => {},
+      readAll: bodyRead,
+      readSome: bodyRead,
     };
   }
 

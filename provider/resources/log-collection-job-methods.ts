@@ -1,191 +1,147 @@
 /**
  * LogCollectionJob's provider methods, as the dynamic-provider host calls them. Loaded in the host by
  * `pulumi-opsmanager/host`, never captured by a serialized provider.
+ *
+ * A job is created with one POST and followed through its life where the server allows: refresh reads
+ * it from the project's shared listing, a new `expirationDate` is one PATCH, destroy deletes it. A
+ * server that follows the spec alone has none of that: refresh keeps what the stack recorded, destroy
+ * forgets the job, and the provider says so once (./server-warning).
  */
-import { z } from "zod";
-import { DATABASE_LOG_NAMES, isDatabaseLog, logTypeKey } from "../api/database-log";
-import { hex24Rule, show } from "../api/ids";
-import { createLogCollectionJob, wasNotSent } from "../api/log-collection-jobs";
-import { MAX_DATE_MS } from "../api/schemas";
-import { LOG_TYPES, RESOURCE_TYPES } from "../api/types";
+import { hex24Rule } from "../api/ids";
+import { isJobGone, isMissingOperation, type JobOperationKind } from "../api/log-collection-job-answers";
+import {
+  createLogCollectionJob,
+  deleteLogCollectionJob,
+  extendLogCollectionJob,
+  wasNotSent,
+} from "../api/log-collection-jobs";
+import type { LogCollectionJobRecord } from "../api/schemas";
+import { sameInstant } from "../api/timestamps";
+import { ApiError } from "../client/errors";
 import { inContext } from "./in-context";
+import { findJob, missingOperationOf, rememberMissingOperation } from "./job-listing-cache";
+import { changedCreateInputs, checkJobInputs, createInputsOf } from "./log-collection-job-inputs";
 import type { LogCollectionJobProviderInputs, LogCollectionJobProviderOutputs } from "./provider-types";
 import { currentClient, currentSettings, whenConfigured } from "./runtime";
-import { checkProperties, isUnknown, oneOfRule, typeRule } from "./validate";
+import { warnUntrackedJobs } from "./server-warning";
+import { isUnknown } from "./validate";
 
-const INPUTS = [
-  "groupId",
-  "resourceType",
-  "resourceName",
-  "sizeRequestedPerFileBytes",
-  "logTypes",
-  "redacted",
-  "logCollectionFromDate",
-  "logCollectionToDate",
-] as const;
+export { logCollectionJobInputShape, sameLogTypes } from "./log-collection-job-inputs";
 
-const SIZE_RULE = `must be a whole number of bytes from 1 to ${Number.MAX_SAFE_INTEGER}`;
+type ServerFields = Pick<
+  LogCollectionJobProviderOutputs,
+  | "status"
+  | "creationDate"
+  | "expirationDate"
+  | "downloadUrl"
+  | "userId"
+  | "rootResourceName"
+  | "rootResourceType"
+  | "uncompressedSizeTotalBytes"
+>;
 
-const DATE_RULE = "must be a time in whole milliseconds since the epoch";
+/** What the outputs hold of the job before the server has shown it (plain JSON: no `undefined`). */
+const NOT_SHOWN: ServerFields = {
+  status: "",
+  creationDate: "",
+  expirationDate: "",
+  downloadUrl: "",
+  userId: "",
+  rootResourceName: "",
+  rootResourceType: "",
+  uncompressedSizeTotalBytes: 0,
+};
 
-/** The rules of a time window's end: a positive whole number of ms that a `Date` can hold. */
-const dateShape = z
-  .number(typeRule(DATE_RULE))
-  .refine((v) => Number.isInteger(v), { error: (i) => `${DATE_RULE} (got ${show(i.input)})` })
-  .refine((v) => v > 0, { error: (i) => `must be positive (got ${show(i.input)})` })
-  .refine((v) => v <= MAX_DATE_MS, {
-    error: (i) => `must be at most ${MAX_DATE_MS}, the latest time a Date holds (got ${show(i.input)})`,
-  })
-  .optional();
+const SERVER_FIELDS = Object.keys(NOT_SHOWN) as (keyof ServerFields)[];
 
-/** The first value `values` holds more than once, and how many times. */
-function repeated(values: readonly string[]): { value: string; times: number } | undefined {
-  for (const value of values) {
-    const times = values.filter((v) => v === value).length;
-    if (times > 1) return { value, times };
+/** The job as its record shows it; a field the server leaves out (or sends as null) as not shown. */
+function fromRecord(record: LogCollectionJobRecord): ServerFields {
+  return {
+    status: record.status,
+    creationDate: record.creationDate ?? "",
+    expirationDate: record.expirationDate ?? "",
+    downloadUrl: record.downloadUrl ?? "",
+    userId: record.userId ?? "",
+    rootResourceName: record.rootResourceName ?? "",
+    rootResourceType: record.rootResourceType ?? "",
+    uncompressedSizeTotalBytes: record.uncompressedSizeTotalBytes ?? 0,
+  };
+}
+
+/** The server's fields as the state holds them; state written before they existed holds none. */
+function inState(olds: Partial<LogCollectionJobProviderOutputs>): ServerFields {
+  const fields: Record<string, unknown> = { ...NOT_SHOWN };
+  for (const name of SERVER_FIELDS) {
+    if (typeof olds[name] === typeof NOT_SHOWN[name]) fields[name] = olds[name];
   }
-  return undefined;
+  return fields as unknown as ServerFields;
 }
 
-/** The rules of LogCollectionJob's inputs, one schema per property. */
-export const logCollectionJobInputShape = {
-  groupId: z
-    .string(typeRule("must be the project's id, a string"))
-    .refine((v) => hex24Rule(v) === undefined, {
-      error: (issue) => `must be 24 hexadecimal digits, the project (group) id (got ${show(issue.input)})`,
-    }),
-  resourceType: z.enum(
-    RESOURCE_TYPES,
-    oneOfRule(RESOURCE_TYPES, `must be one of ${RESOURCE_TYPES.join(", ")}`),
-  ),
-  resourceName: z
-    .string(typeRule("must be a string"))
-    .refine((v) => v.trim().length > 0, { error: "must not be empty or only white space" })
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what we refuse
-    .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), { error: "must not contain control characters" }),
-  sizeRequestedPerFileBytes: z
-    // JSON has no NaN or Infinity, but a gRPC Struct does: they arrive here and fail this rule.
-    .number(typeRule(SIZE_RULE))
-    .refine((v) => Number.isInteger(v), {
-      error: (i) => `must be a whole number of bytes (got ${show(i.input)})`,
-    })
-    .refine((v) => v > 0, { error: (i) => `must be positive (got ${show(i.input)})` })
-    .refine((v) => v <= Number.MAX_SAFE_INTEGER, {
-      error: `must be at most ${Number.MAX_SAFE_INTEGER} bytes (larger numbers lose precision in JSON)`,
-    }),
-  logTypes: z
-    .array(
-      z.enum(LOG_TYPES, oneOfRule(LOG_TYPES, `must be one of ${LOG_TYPES.join(", ")}`)),
-      typeRule("must be a list of log types"),
-    )
-    .min(1, { error: "must name at least one log type" })
-    .refine((v) => repeated(v) === undefined, {
-      error: (i) => {
-        const r = repeated(i.input as string[])!;
-        return `must not repeat a log type: ${JSON.stringify(r.value)} is given ${r.times} times`;
-      },
-    })
-    .refine((v) => v.filter(isDatabaseLog).length <= 1, {
-      error: `must not repeat a log type: ${DATABASE_LOG_NAMES.map((n) => JSON.stringify(n)).join(" and ")} both name the database log`,
-    }),
-  redacted: z.boolean(typeRule("must be true or false")),
-  logCollectionFromDate: dateShape,
-  logCollectionToDate: dateShape,
-} satisfies Record<keyof LogCollectionJobProviderInputs, z.ZodType>;
-
-/**
- * Whether two `logTypes` lists ask for the same logs: the job collects a set of log types, so order is
- * no change, and neither is naming the database log `MONGODB` instead of `DATABASE`. A list not known
- * yet (preview) is a change.
- */
-export function sameLogTypes(a: unknown, b: unknown): boolean {
-  if (!Array.isArray(a) || !Array.isArray(b) || isUnknown(a) || isUnknown(b)) return false;
-  const x = new Set<unknown>(a.map(logTypeKey));
-  const y = new Set<unknown>(b.map(logTypeKey));
-  return x.size === y.size && [...x].every((t) => y.has(t));
+function outputsOf(
+  jobId: string,
+  inputs: Partial<LogCollectionJobProviderInputs>,
+  server: ServerFields,
+  managesExpiration: boolean,
+): LogCollectionJobProviderOutputs {
+  // As declared: MONGODB or DATABASE, whichever name the server was sent; no absent value as undefined.
+  return {
+    ...createInputsOf(inputs),
+    jobId,
+    ...server,
+    managed: { expirationDate: managesExpiration },
+  };
 }
 
-/** A resource type as the spec spells it (`replicaset` → `REPLICASET`); anything else as it is. */
-function specResourceType(value: unknown): unknown {
-  if (typeof value !== "string") return value;
-  const upper = value.toUpperCase();
-  return (RESOURCE_TYPES as readonly string[]).includes(upper) ? upper : value;
+const where = (id: string, groupId: unknown) => `LogCollectionJob ${id} (project ${String(groupId)})`;
+
+/** What to do when the server refused to extend the job, by what it said. */
+function extensionAdvice(error: unknown): string {
+  if (isMissingOperation(error)) {
+    return " Remove expirationDate from the program: this server cannot change a job's expiration.";
+  }
+  if (isJobGone(error)) {
+    return " The job may have been deleted outside Pulumi: run `pulumi refresh` to drop it from the stack.";
+  }
+  return " Correct expirationDate and run `pulumi up` again.";
 }
 
-/** The inputs whose value in `news` differs from the one in `olds`. */
-function changedInputs(olds: LogCollectionJobProviderOutputs, news: LogCollectionJobProviderInputs) {
-  return INPUTS.filter((name) => {
-    if (name === "logTypes") return !sameLogTypes(news.logTypes, olds.logTypes);
-    // State written before check normalized the case compares equal to it.
-    if (name === "resourceType") return specResourceType(news[name]) !== specResourceType(olds[name]);
-    return JSON.stringify(news[name]) !== JSON.stringify(olds[name]);
-  });
-}
-
-/**
- * `check`: one failure per bad input, naming the rule; values not known yet pass. `resourceType` in
- * any case becomes the spec's upper case (mongocli sends it in lower case), so that the engine's own
- * comparison sees no change where only the case differs.
- */
+/** `check`: one failure per bad input, naming the rule; values not known yet pass. */
 export async function check(_olds: Record<string, unknown>, news: Record<string, unknown>) {
   await whenConfigured();
   currentSettings();
-  const inputs = { ...news };
-  delete inputs.__provider;
-  // Only a string is touched: a missing input must stay missing (undefined is not plain JSON).
-  if (typeof inputs.resourceType === "string" && !isUnknown(inputs.resourceType)) {
-    inputs.resourceType = specResourceType(inputs.resourceType);
-  }
-  const failures = checkProperties("LogCollectionJob", logCollectionJobInputShape, inputs);
-  const { logCollectionFromDate: from, logCollectionToDate: to } = inputs;
-  const bad = new Set(failures.map((f) => f.property));
-  if (
-    typeof from === "number" &&
-    typeof to === "number" &&
-    !bad.has("logCollectionFromDate") &&
-    !bad.has("logCollectionToDate") &&
-    from >= to
-  ) {
-    failures.push({
-      property: "logCollectionFromDate",
-      reason: `logCollectionFromDate must be before logCollectionToDate (got ${from} and ${to})`,
-    });
-  }
-  return { inputs, failures };
+  return checkJobInputs(news);
 }
 
-/** `diff`: a job cannot be changed, so any change of an input is a replacement (`logTypes` as a set). */
+/**
+ * `diff`: a change of what the job was created with is a replacement (`logTypes` as a set); a new
+ * `expirationDate` (another instant), and starting or ceasing to declare one, is an update in place.
+ */
 export async function diff(
   _id: string,
   olds: LogCollectionJobProviderOutputs,
   news: LogCollectionJobProviderInputs,
 ) {
-  const replaces = changedInputs(olds, news);
-  return { changes: replaces.length > 0, replaces, deleteBeforeReplace: false };
+  const replaces = changedCreateInputs(olds, news);
+  const managed = olds.managed?.expirationDate === true;
+  const declared = news.expirationDate;
+  const updates =
+    declared === undefined
+      ? managed
+      : isUnknown(declared) || !managed || !sameInstant(declared, olds.expirationDate);
+  return { changes: replaces.length > 0 || updates, replaces, deleteBeforeReplace: false };
 }
 
-function outputsFor(jobId: string, inputs: LogCollectionJobProviderInputs): LogCollectionJobProviderOutputs {
-  const { logCollectionFromDate: from, logCollectionToDate: to } = inputs;
-  return {
-    jobId,
-    groupId: inputs.groupId,
-    resourceType: inputs.resourceType,
-    resourceName: inputs.resourceName,
-    sizeRequestedPerFileBytes: inputs.sizeRequestedPerFileBytes,
-    // As declared: MONGODB or DATABASE, whichever name the server was sent.
-    logTypes: [...inputs.logTypes],
-    redacted: inputs.redacted,
-    // Outputs are plain JSON: an absent end of the window is left out, never undefined.
-    ...(from === undefined ? {} : { logCollectionFromDate: from }),
-    ...(to === undefined ? {} : { logCollectionToDate: to }),
-  };
-}
-
-/** `create`: one POST; the returned id is the resource's id. Never sent twice. */
+/**
+ * `create`: one POST; the returned id is the resource's id. Never sent twice. The job's status and
+ * dates are left to the first refresh, which reads every job of the project at once: a GET here would
+ * cost one request per job. With `expirationDate`, which the create does not take, one PATCH follows.
+ */
 export async function create(inputs: LogCollectionJobProviderInputs) {
   await whenConfigured();
+  const client = currentClient();
+  let id: string;
   try {
-    const { id } = await createLogCollectionJob(currentClient(), inputs.groupId, {
+    ({ id } = await createLogCollectionJob(client, inputs.groupId, {
       resourceType: inputs.resourceType,
       resourceName: inputs.resourceName,
       sizeRequestedPerFileBytes: inputs.sizeRequestedPerFileBytes,
@@ -193,8 +149,7 @@ export async function create(inputs: LogCollectionJobProviderInputs) {
       redacted: inputs.redacted,
       logCollectionFromDate: inputs.logCollectionFromDate,
       logCollectionToDate: inputs.logCollectionToDate,
-    });
-    return { id, outs: outputsFor(id, inputs) };
+    }));
   } catch (error) {
     // Only a POST the server did not act on is ever sent again, so none before this one made a job.
     const advice = wasNotSent(error) ? ". No log collection job was created." : "";
@@ -206,33 +161,122 @@ export async function create(inputs: LogCollectionJobProviderInputs) {
       wrapped.message += `. The server did create job ${createdId}: it is recorded in the stack; run \`pulumi refresh\` or \`pulumi up\` again to settle it.`;
       Object.assign(wrapped, {
         id: createdId,
-        properties: outputsFor(createdId, inputs),
+        properties: outputsOf(createdId, inputs, NOT_SHOWN, false),
         reasons: [wrapped.message],
       });
     }
     throw wrapped;
   }
+  const outs = outputsOf(id, inputs, NOT_SHOWN, false);
+  if (inputs.expirationDate === undefined) return { id, outs };
+  try {
+    await extendLogCollectionJob(client, inputs.groupId, id, inputs.expirationDate);
+  } catch (error) {
+    if (isMissingOperation(error)) rememberMissingOperation(client, "extendLogCollectionJob", error);
+    // The job exists: it is recorded (a partially created resource) without the expiration, which the
+    // next `pulumi up` sets with one PATCH once the program's expirationDate is one the server takes.
+    const wrapped = inContext(
+      where(id, inputs.groupId),
+      error,
+      `. The job was created and is recorded in the stack, but its expirationDate is not set.${extensionAdvice(error)}`,
+    );
+    Object.assign(wrapped, { id, properties: outs, reasons: [wrapped.message] });
+    throw wrapped;
+  }
+  return { id, outs: { ...outs, expirationDate: inputs.expirationDate, managed: { expirationDate: true } } };
 }
 
-/** `read`: the API has no read of a job, so the state stands as recorded (no request). */
-export async function read(id: string, olds: LogCollectionJobProviderOutputs) {
-  return { id, props: { ...olds, jobId: id } };
+/**
+ * `read` (refresh): the job as the project's listing shows it now, read once per project and
+ * deployment. A job the listing lacks (twice, as the key listing confirms a missing key) leaves the
+ * stack. A server with no listing of jobs keeps the state as recorded and is named once in a warning.
+ */
+export async function read(id: string, olds: Partial<LogCollectionJobProviderOutputs>) {
+  await whenConfigured();
+  const groupId = olds.groupId;
+  if (typeof groupId !== "string" || hex24Rule(groupId) !== undefined) {
+    throw new Error(`LogCollectionJob ${id}: reading a job needs its groupId, the project it belongs to.`);
+  }
+  const client = currentClient();
+  const managed = olds.managed?.expirationDate === true;
+  try {
+    const lookup = await findJob(client, groupId, id);
+    if ("gone" in lookup) return { id: "", props: {} };
+    if ("unsupported" in lookup) {
+      warnUntrackedJobs(client, "listLogCollectionJobs", lookup.unsupported);
+      return { id, props: outputsOf(id, olds, inState(olds), managed) };
+    }
+    const props = outputsOf(id, olds, fromRecord(lookup.found), managed);
+    // Returning inputs too makes a preview after refresh show an expiration changed outside Pulumi as
+    // the server's value going back to the declared one (pulumi/pulumi#21315).
+    const inputs: LogCollectionJobProviderInputs = createInputsOf(olds);
+    if (managed && props.expirationDate !== "") inputs.expirationDate = props.expirationDate;
+    return { id, props, inputs };
+  } catch (error) {
+    throw inContext(where(id, groupId), error);
+  }
 }
 
-/** `update` is never planned (every change is a replacement); it returns the state unchanged. */
+/**
+ * `update`: only `expirationDate` changes in place, with one PATCH when it names another instant than
+ * the state holds; starting or ceasing to declare it sends nothing else. Full outputs back.
+ */
 export async function update(
   id: string,
   olds: LogCollectionJobProviderOutputs,
   news: LogCollectionJobProviderInputs,
 ) {
-  const changed = changedInputs(olds, news);
+  await whenConfigured();
+  const changed = changedCreateInputs(olds, news);
   if (changed.length > 0) {
     throw new Error(
       `LogCollectionJob ${id} cannot be changed in place (${changed.join(", ")}); it must be replaced.`,
     );
   }
-  return { outs: outputsFor(id, olds) };
+  const server = inState(olds);
+  const declared = news.expirationDate;
+  if (declared !== undefined && !sameInstant(declared, server.expirationDate)) {
+    const client = currentClient();
+    try {
+      await extendLogCollectionJob(client, news.groupId, id, declared);
+    } catch (error) {
+      if (isMissingOperation(error)) rememberMissingOperation(client, "extendLogCollectionJob", error);
+      throw inContext(where(id, news.groupId), error, `.${extensionAdvice(error)}`);
+    }
+    server.expirationDate = declared;
+  }
+  return { outs: outputsOf(id, news, server, declared !== undefined) };
 }
 
-/** `delete`: the API has no delete of a job; the job leaves the stack and runs its course. */
-export async function remove(_id: string, _olds: LogCollectionJobProviderOutputs): Promise<void> {}
+/**
+ * `delete`: deletes the job and its archive on the server (one DELETE); a job already gone, or a
+ * project that no longer exists, has nothing left to delete. A server with no delete of jobs leaves
+ * the job to run its course, and is named once in a warning. Pulumi's `retainOnDelete` keeps the job:
+ * the engine then never calls this.
+ */
+export async function remove(id: string, olds: LogCollectionJobProviderOutputs): Promise<void> {
+  await whenConfigured();
+  const client = currentClient();
+  const operation: JobOperationKind = "deleteLogCollectionJob";
+  const known = missingOperationOf(client, operation);
+  if (known !== undefined) {
+    warnUntrackedJobs(client, operation, known);
+    return;
+  }
+  try {
+    await deleteLogCollectionJob(client, olds.groupId, id);
+  } catch (error) {
+    if (isJobGone(error) || isProjectGone(error)) return;
+    if (isMissingOperation(error)) {
+      rememberMissingOperation(client, operation, error);
+      warnUntrackedJobs(client, operation, error);
+      return;
+    }
+    throw inContext(`deleting ${where(id, olds.groupId)}`, error);
+  }
+}
+
+/** A job cannot outlive its project: `GROUP_NOT_FOUND` (404) leaves nothing to delete. */
+function isProjectGone(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 404 && error.errorCode === "GROUP_NOT_FOUND";
+}

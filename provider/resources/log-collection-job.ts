@@ -3,8 +3,8 @@ import type { LogType, ResourceType } from "../api/types";
 import { logCollectionJobProvider } from "./providers";
 
 /**
- * Inputs of {@link LogCollectionJob}. All but the time window are required; any change is a
- * replacement.
+ * Inputs of {@link LogCollectionJob}. All but the time window and `expirationDate` are required; a
+ * change of any but `expirationDate` is a replacement (a new job).
  */
 export interface LogCollectionJobArgs {
   /** The project (group) id: 24 hexadecimal digits. */
@@ -30,12 +30,21 @@ export interface LogCollectionJobArgs {
   logCollectionFromDate?: pulumi.Input<number>;
   /** Collect logs up to this time, in ms since the epoch; after `logCollectionFromDate`. */
   logCollectionToDate?: pulumi.Input<number>;
+  /**
+   * When the job and its archive are deleted, as an ISO 8601 time with a zone in whole seconds
+   * (`"2026-06-30T00:00:00Z"`); a change is applied in place with one PATCH. The server takes a time in
+   * the future, at most 6 months after the job's creation, and never for an expired job. Not given:
+   * the server's default (30 days after creation on the servers we know of) stands.
+   */
+  expirationDate?: pulumi.Input<string>;
 }
 
 /**
- * A log collection job: created once with a POST and tracked by the id the server returns. The API
- * has no update, read or delete of jobs: any change of an input starts a new job, and `pulumi destroy`
- * only removes the job from the stack.
+ * A log collection job: created once with a POST and tracked by the id the server returns, then
+ * followed through its life where the server allows: `pulumi refresh` shows its `status` and, once it
+ * has succeeded, its `downloadUrl`; a new `expirationDate` is set in place; `pulumi destroy` deletes
+ * it (unless the resource has Pulumi's `retainOnDelete` option). A change of any other input starts a
+ * new job. A server that has only the spec's create keeps the job as recorded, and says so.
  *
  * @example
  * new LogCollectionJob("incident-42", { groupId, resourceType: "REPLICASET", resourceName: "rs0",
@@ -52,12 +61,43 @@ export class LogCollectionJob extends pulumi.dynamic.Resource {
   declare readonly redacted: pulumi.Output<boolean>;
   declare readonly logCollectionFromDate: pulumi.Output<number | undefined>;
   declare readonly logCollectionToDate: pulumi.Output<number | undefined>;
+  /** `IN_PROGRESS`, `SUCCESS`, `FAILURE`, `MARKED_FOR_EXPIRY` or `EXPIRED`; `""` until the first refresh. */
+  declare readonly status: pulumi.Output<string>;
+  /** When the server created the job (ISO 8601); `""` until the first refresh. */
+  declare readonly creationDate: pulumi.Output<string>;
+  /** When the job expires (ISO 8601): the server's at the last refresh, or the declared one. */
+  declare readonly expirationDate: pulumi.Output<string>;
+  /** Where the archive is downloaded from, once the job has succeeded; else `""`. */
+  declare readonly downloadUrl: pulumi.Output<string>;
+  /** The id of the user or API key that created the job; `""` until the first refresh. */
+  declare readonly userId: pulumi.Output<string>;
+  declare readonly rootResourceName: pulumi.Output<string>;
+  /** In lower case, as the server echoes it (`replicaset`). */
+  declare readonly rootResourceType: pulumi.Output<string>;
+  /** Bytes of logs collected, before compression; 0 until the server says. */
+  declare readonly uncompressedSizeTotalBytes: pulumi.Output<number>;
+  /** Whether the program declares `expirationDate`. */
+  declare readonly managed: pulumi.Output<{ expirationDate: boolean }>;
 
   constructor(name: string, args: LogCollectionJobArgs, opts?: pulumi.CustomResourceOptions) {
     super(
       logCollectionJobProvider,
       name,
-      { logCollectionFromDate: undefined, logCollectionToDate: undefined, ...args, jobId: undefined },
+      {
+        logCollectionFromDate: undefined,
+        logCollectionToDate: undefined,
+        expirationDate: undefined,
+        ...args,
+        jobId: undefined,
+        status: undefined,
+        creationDate: undefined,
+        downloadUrl: undefined,
+        userId: undefined,
+        rootResourceName: undefined,
+        rootResourceType: undefined,
+        uncompressedSizeTotalBytes: undefined,
+        managed: undefined,
+      },
       opts,
       "opsmanager",
       "LogCollectionJob",

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { AuthenticationError, HttpClient } from "../../provider/client";
+import { ApiError, AuthenticationError, HttpClient } from "../../provider/client";
 import type { ClientOptions } from "../../provider/client/types";
 import {
   DEFAULT_PASSWORD,
@@ -227,29 +227,106 @@ describe("stale nonces and refused reuse", () => {
     expectNoNcReused(server);
   });
 
-  it("against a server that refuses every nonce reuse, keeps working and falls back to a challenge per request", async () => {
+  it("two nonce expiries in a row answered stale=false cost one extra round trip each, and 10 quick GETs after them cost 10", async () => {
+    // Issue 10, case 8: requests further apart than the nonce lifetime meet an expired nonce every time,
+    // and a server that answers stale=false cannot be told from one that refuses reuse. Expiries here
+    // are the server's own doing (every nonce issued so far expires at once), not timing.
+    const { server, client } = await setup({ staleOnExpiry: false });
+    for (let i = 0; i < 3; i += 1) {
+      if (i > 0) server.expireAll();
+      await client.request({ method: "GET", path: `/apart/${i}` });
+    }
+    expect(server.requests.map((r) => r.verdict)).toEqual([
+      "challenge",
+      "accepted",
+      "stale",
+      "accepted",
+      "stale",
+      "accepted",
+    ]);
+    server.clearRecords();
+    for (let i = 0; i < 10; i += 1) await client.request({ method: "GET", path: `/quick/${i}` });
+    expect(server.requests.map((r) => r.verdict)).toEqual(Array(10).fill("accepted"));
+    expect(new Set(server.requests.map((r) => r.nonce)).size).toBe(1);
+    expect(client.digestMode).toBe("reuse");
+    // A PATCH then sends its body once, signed with that nonce.
+    server.clearRecords();
+    await client.request({ method: "PATCH", path: "/k", body: { desc: "d" } });
+    expect(server.requests.map((r) => [r.method, r.verdict, r.body])).toEqual([
+      ["PATCH", "accepted", '{"desc":"d"}'],
+    ]);
+    expectNoNcReused(server);
+  });
+
+  it("with 300 ms nonces answered stale=false, three GETs 400 ms apart and then 10 quick GETs cost 6 + 10 round trips", async () => {
+    // The same as the deployed server's expiry meets it: by age.
+    const { server, client } = await setup({ staleOnExpiry: false, nonceTtlMs: 300 });
+    for (let i = 0; i < 3; i += 1) {
+      if (i > 0) await new Promise((r) => setTimeout(r, 400));
+      await client.request({ method: "GET", path: `/apart/${i}` });
+    }
+    expect(server.requests).toHaveLength(6);
+    expect(server.count("stale")).toBe(2);
+    server.clearRecords();
+    for (let i = 0; i < 10; i += 1) await client.request({ method: "GET", path: `/quick/${i}` });
+    expect(server.requests.map((r) => r.verdict)).toEqual(Array(10).fill("accepted"));
+    expect(client.stats.roundTrips).toBe(16);
+    expect(client.digestMode).toBe("reuse");
+    expectNoNcReused(server);
+  });
+
+  it("against a server that refuses every nonce reuse, keeps working at 2 round trips a request and never sends a body twice after the fallback", async () => {
     const { server, client } = await setup({ refuseReuse: true });
     for (let i = 0; i < 10; i += 1) await client.request({ method: "GET", path: `/r/${i}` });
     expect(server.count("accepted")).toBe(10);
-    // The first refusal may be an expiry: the new nonce is reused once more, and refused again.
-    expect(server.count("reuse-refused")).toBe(2);
+    expect(server.requests).toHaveLength(20);
     expect(client.digestMode).toBe("fresh");
-    const lastRefusal = server.requests.map((r) => r.verdict).lastIndexOf("reuse-refused");
-    const afterSwitch = server.requests.slice(lastRefusal + 2);
-    expect(afterSwitch.length).toBeGreaterThan(0);
-    expect(afterSwitch.every((r) => r.nc === undefined || r.nc === "00000001")).toBe(true);
-    // Each request then costs a probe and a signed request; a body still crosses the wire once.
+    // The first refusal may be an expiry: the new nonce is reused once more, and refused again. From
+    // then on a bodyless request tries the nonce that passed last (the refusal may still be an expiry)
+    // and, refused, is signed with the nonce of that 401: 2 round trips, as a challenge of its own costs.
+    const second = server.requests.findIndex((r, i) => r.verdict === "reuse-refused" && i > 2);
+    expect(server.requests.slice(0, second + 2).map((r) => r.verdict)).toEqual([
+      "challenge",
+      "accepted",
+      "reuse-refused",
+      "accepted",
+      "reuse-refused",
+      "accepted",
+    ]);
+    const afterSwitch = server.requests.slice(second + 2);
+    expect(afterSwitch.map((r) => [r.verdict, r.nc])).toEqual(
+      Array.from({ length: 7 }, () => [
+        ["reuse-refused", "00000002"],
+        ["accepted", "00000001"],
+      ]).flat(),
+    );
+    for (let i = 0; i < afterSwitch.length; i += 2) {
+      expect(afterSwitch[i]?.nonce).toBe(server.requests[second + 1 + i]?.nonce);
+    }
+    // A request with a body fetches a challenge first: the body crosses the wire once.
     server.clearRecords();
     await client.request({ method: "POST", path: "/p", body: { a: 1 } });
-    expect(server.requests.map((r) => [r.method, r.verdict])).toEqual([
-      ["GET", "challenge"],
-      ["POST", "accepted"],
+    expect(server.requests.map((r) => [r.method, r.verdict, r.body])).toEqual([
+      ["GET", "challenge", ""],
+      ["POST", "accepted", '{"a":1}'],
     ]);
+    // So it does with requests in flight together, bodyless and not: 2 round trips each.
+    server.clearRecords();
     await Promise.all(
-      Array.from({ length: 16 }, (_, i) => client.request({ method: "GET", path: `/c/${i}` })),
+      Array.from({ length: 16 }, (_, i) =>
+        i % 4 === 0
+          ? client.request({ method: "PATCH", path: `/c/${i}`, body: { desc: `d${i}` } })
+          : client.request({ method: "GET", path: `/c/${i}` }),
+      ),
     );
-    expect(server.count("accepted")).toBe(17);
-    expect(server.count("reuse-refused")).toBe(0);
+    expect(server.requests).toHaveLength(32);
+    expect(server.count("accepted")).toBe(16);
+    const patches = server.requests.filter((r) => r.method === "PATCH");
+    expect(patches.map((r) => r.verdict)).toEqual(Array(4).fill("accepted"));
+    expect(new Set(patches.map((r) => r.body)).size).toBe(4);
+    expect(server.count("challenge")).toBe(4);
+    expect(server.count("reuse-refused")).toBe(12);
+    expect(client.digestMode).toBe("fresh");
     expectNoNcReused(server);
   });
 
@@ -342,6 +419,61 @@ describe("credentials", () => {
     revoked = true;
     await expect(client.request({ method: "GET", path: "/b" })).rejects.toBeInstanceOf(AuthenticationError);
     expect(server.requests).toHaveLength(4);
+  });
+
+  it("a 401 that names an errorCode and carries a Digest challenge is the answer: the PATCH is sent once, reported as that 401, and the mode does not change", async () => {
+    // A caller without the role, answered as deployed servers do (401 with an errorCode), by a server
+    // that also sends a challenge with it. Just after an expiry answered stale=false, so that a
+    // refusal of the adopted nonce's second use would look like a server that refuses reuse.
+    let issued = 0;
+    const { server, client } = await setup({
+      staleOnExpiry: false,
+      handler: (req, res) => {
+        if (req.method !== "PATCH") return sendJson(res, 200, { ok: true });
+        issued += 1;
+        sendJson(
+          res,
+          401,
+          {
+            detail: "Current user is not authorized to perform this action.",
+            error: 401,
+            errorCode: "USER_UNAUTHORIZED",
+            parameters: [],
+            reason: "Unauthorized",
+          },
+          {
+            "www-authenticate": `Digest realm="MMS Public API", domain="", nonce="role-${issued}", algorithm=MD5, qop="auth", stale=false`,
+          },
+        );
+      },
+    });
+    await client.request({ method: "GET", path: "/a" });
+    server.expireAll();
+    await client.request({ method: "GET", path: "/b" });
+    server.clearRecords();
+    const error = await client
+      .request({ method: "PATCH", path: "/orgs/o1/apiKeys/k1", body: { desc: "d" } })
+      .catch((e: unknown) => e);
+    expect(server.requests.map((r) => [r.method, r.verdict, r.body])).toEqual([
+      ["PATCH", "accepted", '{"desc":"d"}'],
+    ]);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).not.toBeInstanceOf(AuthenticationError);
+    expect(error).toMatchObject({ status: 401, errorCode: "USER_UNAUTHORIZED", code: "OM_ERR_API" });
+    expect((error as Error).message).toContain(
+      "PATCH /orgs/o1/apiKeys/k1 failed: 401 USER_UNAUTHORIZED — Current user is not authorized to perform this action.",
+    );
+    expect((error as Error).message).not.toMatch(/rejected the credentials|stale/);
+    expect(client.stats.retries).toBe(0);
+    // The session goes on reusing the nonce that passed: one round trip a request.
+    server.clearRecords();
+    for (let i = 0; i < 3; i += 1) await client.request({ method: "GET", path: `/after/${i}` });
+    expect(server.requests.map((r) => [r.verdict, r.nc])).toEqual([
+      ["accepted", "00000003"],
+      ["accepted", "00000004"],
+      ["accepted", "00000005"],
+    ]);
+    expect(client.digestMode).toBe("reuse");
   });
 
   it("a 401 without a Digest challenge says which schemes the server offered", async () => {

@@ -9,7 +9,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { isApiKeyGone } from "../../provider/api/api-key-gone";
 import { listOrgApiKeysPage, patchOrgApiKey } from "../../provider/api/api-keys";
 import { AuthorizationError } from "../../provider/api/authorization-error";
-import { createLogCollectionJob } from "../../provider/api/log-collection-jobs";
+import { isJobGone } from "../../provider/api/log-collection-job-answers";
+import {
+  createLogCollectionJob,
+  deleteLogCollectionJob,
+  extendLogCollectionJob,
+} from "../../provider/api/log-collection-jobs";
 import { HttpClient } from "../../provider/client";
 import { ApiError, AuthenticationError } from "../../provider/client/errors";
 import { type Host, type HostCallError, KEY_TYPE, type Props, urn } from "../support/host";
@@ -19,14 +24,17 @@ import {
   apiKeyNotFound404,
   badCredentials,
   cannotDownloadExpiredJob,
+  cannotExtendExpiredJob,
   ERROR_GROUP_ID,
   ERROR_JOB_ID,
+  expirationDateMustBeInFuture,
   expirationDateTooDistant,
   goErrorBody,
   groupNotFound,
   invalidEnumValue,
   invalidLogRequestSize,
   ipAddressNotOnAccessList,
+  logCollectionJobNotFoundInGroup,
   notInGroup,
   notOrgAdmin,
   orgNotFound,
@@ -159,14 +167,36 @@ describe("error answers of the error table, through the API layer", () => {
   });
 });
 
-describe("error answers to job endpoints the provider does not call yet, through the transport", () => {
-  it("EXPIRATION_DATE_TOO_DISTANT (400) to an extension names the call, the status, the errorCode and the detail", async () => {
-    const path = `${jobsPath}/${ERROR_JOB_ID}`;
-    server.serve("PATCH", path, expirationDateTooDistant);
-    const extend = once.request({ method: "PATCH", path, body: { expirationDate: "2030-01-01T00:00:00Z" } });
-    expectReported(await failure(extend), expirationDateTooDistant, "PATCH", path);
-  });
+describe("error answers to a job's extension and delete, through the API layer", () => {
+  const path = `${jobsPath}/${ERROR_JOB_ID}`;
+  const extend = () => extendLogCollectionJob(once, ERROR_GROUP_ID, ERROR_JOB_ID, "2030-01-01T00:00:00Z");
+  for (const [answer, advice] of [
+    [expirationDateTooDistant, "may be at most 6 months after the job was created"],
+    [expirationDateMustBeInFuture, "expirationDate must be later than now"],
+    [cannotExtendExpiredJob, "an expired job cannot be extended; start a new job"],
+  ] as const) {
+    const { errorCode } = JSON.parse(answer.body) as { errorCode: string };
+    it(`${errorCode} (${answer.status}) to an extension names the call, the status, the errorCode, the detail and what to do`, async () => {
+      server.serve("PATCH", path, answer);
+      const error = await failure(extend());
+      expectReported(error, answer, "PATCH", path);
+      expect(error.message).toContain(advice);
+      expect(JSON.parse(server.authenticated()[0]!.body)).toEqual({ expirationDate: "2030-01-01T00:00:00Z" });
+    });
+  }
 
+  it("LOG_COLLECTION_JOB_NOT_FOUND_IN_GROUP (404) to a delete names the job and the project, and says the job is gone", async () => {
+    server.serve("DELETE", path, logCollectionJobNotFoundInGroup);
+    const error = await failure(deleteLogCollectionJob(once, ERROR_GROUP_ID, ERROR_JOB_ID));
+    expectReported(error, logCollectionJobNotFoundInGroup, "DELETE", path);
+    expect(error.message).toContain(
+      `check jobId "${ERROR_JOB_ID}": the server has no log collection job with that id in project ${ERROR_GROUP_ID}; it may have been deleted`,
+    );
+    expect(isJobGone(error)).toBe(true);
+  });
+});
+
+describe("error answers to job endpoints the provider does not call, through the transport", () => {
   it("CANNOT_DOWNLOAD_EXPIRED_JOB (403) to a download names the call, the status, the errorCode and the detail", async () => {
     const path = `${jobsPath}/${ERROR_JOB_ID}/download`;
     server.serve("GET", path, cannotDownloadExpiredJob);

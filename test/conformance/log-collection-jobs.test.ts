@@ -1,14 +1,17 @@
 /**
- * Log collection jobs as the public record shows them: the 201 of a create read by our API layer,
- * and the job records of the list and get-one endpoints. The provider does not read job records yet,
- * so their tests are fixture self-checks: they check the fixtures against a zod schema written in this
- * file from the documented shape, not the provider's reading of them (a later task reads job records
- * with the provider, and should test them through it).
+ * Log collection jobs as the public record shows them: the 201 of a create read by our API layer, the
+ * job records of the list endpoint read by our API layer and by a refresh through Pulumi's real
+ * dynamic-provider host. Both endpoints' records are also checked against the documented shape, as a
+ * zod schema written in this file: those tests are fixture self-checks (they test the fixtures, not the
+ * provider, which does not read a single job's record).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { listAllLogCollectionJobs } from "../../provider/api/log-collection-job-listing";
 import { createLogCollectionJob } from "../../provider/api/log-collection-jobs";
 import { HttpClient } from "../../provider/client";
+import { JOB_TYPE, urn } from "../support/host";
+import { type ProviderFixture, providerFixture } from "../support/provider-fixture";
 import { GO_GROUP_ID, goCreateAnswer, goJobListPage, goJobRecord } from "./bodies/log-collection-jobs";
 import { startVerbatimServer, type VerbatimServer } from "./support/verbatim-server";
 
@@ -92,7 +95,7 @@ const jobListSchema = z.strictObject({
   links: z.array(z.object({ href: z.string(), rel: z.string() })).optional(),
 });
 
-describe("job records: fixture self-checks, against a schema written in this test (the provider reads no job record yet)", () => {
+describe("job records as published: fixture self-checks, against a schema written in this test", () => {
   it("fixture self-check: a list page of job records is JSON of the documented shape and crosses our transport as served", async () => {
     server.serve("GET", jobsPath, goJobListPage);
     const { body } = await client.request({ method: "GET", path: jobsPath });
@@ -115,5 +118,76 @@ describe("job records: fixture self-checks, against a schema written in this tes
       expect.objectContaining({ logCollectionType: "AUTOMATION_AGENT", status: "SUCCESS" }),
     ]);
     expect(server.authenticated()[0]!.query).toEqual({ verbose: "true" });
+  });
+});
+
+describe("job records read by the provider", () => {
+  it("a list page reads through the API layer as the records say, in one request for the whole listing", async () => {
+    server.serve("GET", jobsPath, goJobListPage);
+    const jobs = await listAllLogCollectionJobs(client, GO_GROUP_ID);
+    expect(jobs).toEqual([
+      {
+        id: "5c810cc4ff7a256345ff97b7",
+        status: "SUCCESS",
+        creationDate: "2019-03-07T12:21:24Z",
+        expirationDate: "2019-04-06T12:21:24Z",
+        downloadUrl:
+          "https://127.0.0.1:8080/api/public/v1.0/groups/5c8100bcf2a30b12ff88258f/logCollectionJobs?verbose=true&pageNum=1&itemsPerPage=100",
+        userId: "5c80f75fcf09a246878f67a4",
+        rootResourceName: "myReplicaSet",
+        rootResourceType: "replicaset",
+        uncompressedSizeTotalBytes: 63326,
+      },
+      expect.objectContaining({ id: "5c81086e014b76a3d85e1113", status: "IN_PROGRESS" }),
+    ]);
+    expect(server.authenticated().map((r) => [r.method, r.path, r.query])).toEqual([
+      ["GET", jobsPath, { pageNum: "1", itemsPerPage: "500" }],
+    ]);
+  });
+
+  describe("through the real dynamic-provider host", () => {
+    let fixture: ProviderFixture;
+    beforeAll(async () => {
+      fixture = await providerFixture();
+    });
+    afterAll(async () => {
+      const hosts = [...(fixture?.hosts ?? [])];
+      await fixture?.close();
+      for (const h of hosts) expect(h.stdout + h.stderr).not.toContain(server.privateKey);
+    });
+
+    it("a refresh reads a job from the published listing: its status, dates and download URL, the inputs as declared", async () => {
+      server.serve("GET", jobsPath, goJobListPage);
+      const host = await fixture.newHost({
+        "opsmanager:baseUrl": server.origin,
+        "opsmanager:publicKey": server.publicKey,
+        "opsmanager:privateKey": server.privateKey,
+      });
+      const declared = {
+        groupId: GO_GROUP_ID,
+        resourceType: "REPLICASET",
+        resourceName: "myReplicaSet",
+        sizeRequestedPerFileBytes: 1000,
+        logTypes: ["AUTOMATION_AGENT", "MONGODB"],
+        redacted: true,
+      };
+      const id = "5c81086e014b76a3d85e1113";
+      const read = await host.read(id, urn(JOB_TYPE, "go-job"), fixture.withJob({ ...declared, jobId: id }));
+      const { __provider, ...props } = read.properties;
+      expect(props).toEqual({
+        ...declared,
+        jobId: id,
+        status: "IN_PROGRESS",
+        creationDate: "2019-03-07T12:02:54Z",
+        expirationDate: "2019-05-06T12:02:54Z",
+        downloadUrl:
+          "https://127.0.0.1:8080/api/public/v1.0/groups/5c8100bcf2a30b12ff88258f/logCollectionJobs?verbose=true&pageNum=1&itemsPerPage=100",
+        userId: "5c80f75fcf09a246878f67a4",
+        rootResourceName: "myReplicaSet",
+        rootResourceType: "replicaset",
+        uncompressedSizeTotalBytes: 44518,
+        managed: { expirationDate: false },
+      });
+    });
   });
 });

@@ -398,16 +398,28 @@ for (const project of projects()) {
       expect(sim.requests).toEqual([]);
     });
 
-    it("reads back what it created", async () => {
+    it("reads back what it created, a job as the server now shows it", async () => {
       expect(created).not.toEqual([]);
       for (const r of created) {
         const read = await result.host.read(r.id, r.urn, r.outputs);
         expect(read.id).toBe(r.id);
-        expect(stripProvider(read.properties)).toEqual(stripProvider(r.outputs));
+        if (r.type === KEY_TYPE) {
+          expect(stripProvider(read.properties)).toEqual(stripProvider(r.outputs));
+          continue;
+        }
+        // The inputs as declared; the job as the server shows it, which the create left to the first refresh.
+        const { status, creationDate, ...shown } = serverView(read.properties);
+        expect(declaredOf(read.properties)).toEqual(declaredOf(r.outputs));
+        expect([status, creationDate, shown.expirationDate]).toEqual([
+          "IN_PROGRESS",
+          expect.stringMatching(/Z$/),
+          expect.stringMatching(/Z$/),
+        ]);
+        expect(serverView(r.outputs).status).toBe("");
       }
     });
 
-    it("deletes what it created: a key back as it was where it restores on delete, a job forgotten", async () => {
+    it("deletes what it created: a key back as it was where it restores on delete, a job deleted on the server", async () => {
       expect(created).not.toEqual([]);
       sim.resetRequests();
       for (const r of [...created].reverse()) await result.host.delete(r.id, r.urn, r.outputs);
@@ -426,10 +438,31 @@ for (const project of projects()) {
         return managed.desc || managed.roles;
       });
       expect([...patched].sort()).toEqual(managing.map((key) => key.id).sort());
-      expect(sim.requests.filter((q) => q.method === "POST" || q.method === "DELETE")).toEqual([]);
+      expect(sim.requests.filter((q) => q.method === "POST")).toEqual([]);
+      // One DELETE per job, and the job is gone from the server.
+      const jobs = created.filter((r) => r.type === JOB_TYPE);
+      const deleted = sim.requests.filter((q) => q.method === "DELETE" && q.authenticated);
+      expect(deleted.map((q) => q.path.split("/").pop()).sort()).toEqual(jobs.map((j) => j.id).sort());
+      for (const job of jobs) expect(sim.state.job(job.id)).toBeUndefined();
     });
   });
 }
+
+/** What the server shows of a job, among a LogCollectionJob's outputs. */
+const SERVER_VIEW = [
+  "status",
+  "creationDate",
+  "expirationDate",
+  "downloadUrl",
+  "userId",
+  "rootResourceName",
+  "rootResourceType",
+  "uncompressedSizeTotalBytes",
+];
+const serverView = (outputs: Props): Props =>
+  Object.fromEntries(SERVER_VIEW.map((name) => [name, outputs[name]]));
+const declaredOf = (outputs: Props): Props =>
+  Object.fromEntries(Object.entries(stripProvider(outputs)).filter(([name]) => !SERVER_VIEW.includes(name)));
 
 /** The body of a job's POST, as the provider sends it for these inputs. */
 function postBody(inputs: Props): Props {

@@ -272,23 +272,24 @@ describe("LogCollectionJob through the real dynamic-provider host", () => {
     );
   });
 
-  it("create POSTs once and records the id; diff of any input is a replacement; delete sends nothing", async () => {
+  it("create POSTs once and records the id, leaving the job's status to the first refresh; diff of a create input is a replacement; delete DELETEs the job", async () => {
     sim.resetRequests();
     const before = sim.state.jobs().length;
     const r = await host.create(JOB_URN, withJob(inputs()));
     expect(r.id).toMatch(/^[0-9a-f]{24}$/);
-    expect(r.properties).toMatchObject({ jobId: r.id, ...inputs() });
+    expect(r.properties).toMatchObject({ jobId: r.id, ...inputs(), status: "", downloadUrl: "" });
     expect(sim.state.jobs()).toHaveLength(before + 1);
-    expect(sim.requests.filter((q) => q.method === "POST")).toHaveLength(1);
+    expect(sim.requests.filter((q) => q.authenticated).map((q) => q.method)).toEqual(["POST"]);
     const d = await host.diff(r.id, JOB_URN, r.properties, withJob({ ...inputs(), resourceName: "rs1" }));
     expect(d).toMatchObject({ changes: "DIFF_SOME", replaces: ["resourceName"] });
     const none = await host.diff(r.id, JOB_URN, r.properties, withJob(inputs()));
     expect(none.changes).toBe("DIFF_NONE");
     sim.resetRequests();
     await host.delete(r.id, JOB_URN, r.properties);
-    const read = await host.read(r.id, JOB_URN, r.properties);
-    expect(read.id).toBe(r.id);
-    expect(sim.requests).toHaveLength(0);
+    expect(sim.requests.filter((q) => q.authenticated).map((q) => [q.method, q.path, q.status])).toEqual([
+      ["DELETE", `/api/public/v1.0/groups/${sim.groupId}/logCollectionJobs/${r.id}`, 200],
+    ]);
+    expect(sim.state.job(r.id)).toBeUndefined();
   });
 });
 

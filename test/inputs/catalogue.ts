@@ -342,6 +342,49 @@ export const ROWS: Row[] = [
     /logCollectionFromDate must be before logCollectionToDate \(got 1700000000000 and 1690000000000\)/,
     { logCollectionFromDate: 1_700_000_000_000, logCollectionToDate: 1_690_000_000_000 },
   ),
+  // LogCollectionJob: expirationDate, an ISO 8601 time that names one instant
+  job(
+    "expirationDate in ms since the epoch",
+    "expirationDate",
+    /expirationDate must be an ISO 8601 time with a zone, in whole seconds.*\(got 1700000000000\)/,
+    { expirationDate: 1_700_000_000_000 },
+  ),
+  job(
+    "expirationDate without a zone",
+    "expirationDate",
+    /expirationDate must be an ISO 8601 time with a zone.*\(got "2026-03-01T00:00:00"\)/,
+    { expirationDate: "2026-03-01T00:00:00" },
+  ),
+  job(
+    "expirationDate a date without a time",
+    "expirationDate",
+    /expirationDate must be an ISO 8601 time with a zone.*\(got "2026-03-01"\)/,
+    { expirationDate: "2026-03-01" },
+  ),
+  job(
+    "expirationDate in words",
+    "expirationDate",
+    /expirationDate must be an ISO 8601 time with a zone.*\(got "next tuesday"\)/,
+    { expirationDate: "next tuesday" },
+  ),
+  job(
+    "expirationDate on a day the month does not have",
+    "expirationDate",
+    /expirationDate must be a date that exists .*\(got "2026-02-30T00:00:00Z"\)/,
+    { expirationDate: "2026-02-30T00:00:00Z" },
+  ),
+  job(
+    "expirationDate at 24:00",
+    "expirationDate",
+    /expirationDate must be a time of day that exists .*\(got "2026-03-01T24:00:00Z"\)/,
+    { expirationDate: "2026-03-01T24:00:00Z" },
+  ),
+  job(
+    "expirationDate with a fraction of a second",
+    "expirationDate",
+    /expirationDate must be a whole number of seconds \(the server refuses fractions of a second\)/,
+    { expirationDate: "2026-03-01T00:00:00.5Z" },
+  ),
 
   // Provider settings
   config("base URL without a scheme", "opsmanager:baseUrl", /must start with http:\/\/ or https:\/\//, {
@@ -439,9 +482,11 @@ export const ALL_BAD: Record<
       sizeRequestedPerFileBytes: 0.5,
       logTypes: ["FTDC", "FTDC"],
       redacted: "no",
+      expirationDate: "tomorrow",
       extra: 1,
     },
     properties: [
+      "expirationDate",
       "extra",
       "groupId",
       "logTypes",

@@ -1140,6 +1140,33 @@ describe.each(BOTH)("where the deployed server and the spec differ (%s profile)"
   });
 });
 
+describe("challengeOnRoleRefusal", () => {
+  it("a role refusal also carries a new Digest challenge, stale=false; bad credentials are answered as before", async () => {
+    const sim = await startSimulator({ challengeOnRoleRefusal: true });
+    try {
+      const key = sim.state.addApiKey({ roles: [{ orgId: sim.orgId, roleName: "ORG_READ_ONLY" }] });
+      const reader = new DigestClient(sim, key.publicKey, key.privateKey);
+      const target = sim.state.addApiKey({ desc: "before" });
+      const reply = await reader.call("PATCH", `/orgs/${sim.orgId}/apiKeys/${target.id}`, { desc: "after" });
+      expect(reply.status).toBe(401);
+      expect(json<ErrorBody>(reply).errorCode).toBe("USER_UNAUTHORIZED");
+      const challenge = CHALLENGE_RE.exec(String(reply.headers["www-authenticate"]));
+      expect(challenge?.[2]).toBe("false");
+      expect(challenge?.[1]).not.toBe(sim.requests.at(-1)?.digest?.nonce);
+      expect(sim.state.apiKey(target.id)?.desc).toBe("before");
+      const wrong = await new DigestClient(sim, key.publicKey, "not-the-key").call(
+        "GET",
+        `/orgs/${sim.orgId}/apiKeys`,
+      );
+      expect(wrong.status).toBe(401);
+      expect(json<ErrorBody>(wrong).errorCode).toBeUndefined();
+      expect(wrong.headers["www-authenticate"]).toMatch(CHALLENGE_RE);
+    } finally {
+      await sim.close();
+    }
+  });
+});
+
 describe("the simulator's command line", () => {
   it("takes --profile deployed or spec, and refuses any other", async () => {
     const { parseArgs } = await import("../../simulator/cli");

@@ -13,7 +13,7 @@ const ERROR_TABLE =
 
 /** The project the error answers name (any 24-hex id: the tests send it). */
 export const ERROR_GROUP_ID = "5e66185d917b220fbd8bb4d1";
-/** A job id for the job endpoints the provider does not call yet. */
+/** A job id for the answers of a job's own endpoints. */
 export const ERROR_JOB_ID = "5c810cc4ff7a256345ff97b7";
 /** An address of the documentation range (RFC 5737) for the access-list error. */
 export const CALLER_ADDRESS = "203.0.113.9";
@@ -182,13 +182,41 @@ export const invalidLogRequestSize = constructed({
   parameters: [],
 });
 
-/** To `PATCH /groups/{GROUP-ID}/logCollectionJobs/{JOB-ID}` (extend), which the provider does not send. */
+/** To `PATCH /groups/{GROUP-ID}/logCollectionJobs/{JOB-ID}` (extend) with a date too far ahead. */
 export const expirationDateTooDistant = constructed({
   code: "EXPIRATION_DATE_TOO_DISTANT",
   status: 400,
   reason: "Bad Request",
   detail: "Expiration date for log collection request job can only be as far as 6 months in the future.",
   parameters: [],
+});
+
+/** To an extension with a date that has passed. */
+export const expirationDateMustBeInFuture = constructed({
+  code: "EXPIRATION_DATE_MUST_BE_IN_FUTURE",
+  status: 400,
+  reason: "Bad Request",
+  detail: "Expiration date for log collection request job must be in the future.",
+  parameters: [],
+});
+
+/** To an extension of a job that has expired. */
+export const cannotExtendExpiredJob = constructed({
+  code: "CANNOT_EXTEND_EXPIRED_JOB",
+  status: 403,
+  reason: "Forbidden",
+  detail: "Cannot extend duration of logs that have already expired.",
+  parameters: [],
+});
+
+/** To any request about a job the project does not have (a delete of a job deleted already, say). */
+export const logCollectionJobNotFoundInGroup = constructed({
+  code: "LOG_COLLECTION_JOB_NOT_FOUND_IN_GROUP",
+  status: 404,
+  reason: "Not Found",
+  detail: `No log collection job with ID ${ERROR_JOB_ID} exists in group ${ERROR_GROUP_ID}.`,
+  parameters: [ERROR_JOB_ID, ERROR_GROUP_ID],
+  note: "The description is the table's newer one, with its two placeholders; an older table has 'No job with the given ID exists in this group.'",
 });
 
 /** To `GET /groups/{GROUP-ID}/logCollectionJobs/{JOB-ID}/download`, which the provider does not send. */
