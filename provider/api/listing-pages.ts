@@ -16,6 +16,26 @@ export interface PageRequest {
   itemsPerPage: number;
 }
 
+/**
+ * `pageNum` and `itemsPerPage` of one page, defaults filled in (1, and the spec's largest 500: fewer
+ * round trips) and checked before anything is sent.
+ */
+export function pageQuery(options: Partial<PageRequest>): PageRequest {
+  const pageNum = options.pageNum ?? 1;
+  const itemsPerPage = options.itemsPerPage ?? MAX_ITEMS_PER_PAGE;
+  if (!Number.isInteger(pageNum) || pageNum < 1) {
+    throw new InputError("pageNum", "must be a whole number from 1", show(pageNum));
+  }
+  if (!Number.isInteger(itemsPerPage) || itemsPerPage < 1 || itemsPerPage > MAX_ITEMS_PER_PAGE) {
+    throw new InputError(
+      "itemsPerPage",
+      `must be a whole number from 1 to ${MAX_ITEMS_PER_PAGE}`,
+      show(itemsPerPage),
+    );
+  }
+  return { pageNum, itemsPerPage };
+}
+
 /** How many times a listing whose pages disagree is read in all before it is reported. */
 export const LISTING_READS = 3;
 

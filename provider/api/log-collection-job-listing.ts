@@ -7,16 +7,15 @@
  */
 import { isRecord } from "../client/is-record";
 import type { JsonResponse } from "../client/types";
-import { hex24Segment, show } from "./ids";
-import { InputError } from "./input-error";
-import { type ListAllOptions, type PageRequest, readConsistentListing } from "./listing-pages";
+import { hex24Segment } from "./ids";
+import { ListedRecord } from "./listed-record";
+import { type ListAllOptions, type PageRequest, pageQuery, readConsistentListing } from "./listing-pages";
 import { explainJobError } from "./log-collection-job-answers";
 import { parseResponse } from "./parse";
 import {
   type LogCollectionJobRecord,
   logCollectionJobListingSchema,
   logCollectionJobRecordSchema,
-  MAX_ITEMS_PER_PAGE,
 } from "./schemas";
 import type { Transport } from "./transport";
 
@@ -32,34 +31,19 @@ export function jobsPath(groupId: string): string {
  * when {@link record} is first called, so that a record the server describes wrongly fails the job
  * that uses it, not every job of the project.
  */
-export class ListedJob {
-  readonly id: string;
-  private readonly raw: Record<string, unknown>;
-  private readonly response: JsonResponse;
-  private readonly path: string;
-  private readonly index: number;
-  private checked: LogCollectionJobRecord | undefined;
-
+export class ListedJob extends ListedRecord<LogCollectionJobRecord> {
   constructor(
     raw: Record<string, unknown> & { id: string },
     response: JsonResponse,
     path: string,
     index: number,
   ) {
-    this.id = raw.id;
-    this.raw = raw;
-    this.response = response;
-    this.path = path;
-    this.index = index;
+    super(logCollectionJobRecordSchema, raw, response, path, index);
   }
 
   /** The record as the schema reads it; throws a `ResponseShapeError` naming its place in its page. */
   record(): LogCollectionJobRecord {
-    this.checked ??= parseResponse(logCollectionJobRecordSchema, this.response, "GET", this.path, {
-      value: this.raw,
-      at: ["results", this.index],
-    });
-    return this.checked;
+    return this.checked();
   }
 }
 
@@ -78,18 +62,7 @@ export async function listLogCollectionJobsPage(
   page: Partial<PageRequest> = {},
 ): Promise<ListedJobPage> {
   const path = jobsPath(groupId);
-  const pageNum = page.pageNum ?? 1;
-  const itemsPerPage = page.itemsPerPage ?? MAX_ITEMS_PER_PAGE;
-  if (!Number.isInteger(pageNum) || pageNum < 1) {
-    throw new InputError("pageNum", "must be a whole number from 1", show(pageNum));
-  }
-  if (!Number.isInteger(itemsPerPage) || itemsPerPage < 1 || itemsPerPage > MAX_ITEMS_PER_PAGE) {
-    throw new InputError(
-      "itemsPerPage",
-      `must be a whole number from 1 to ${MAX_ITEMS_PER_PAGE}`,
-      show(itemsPerPage),
-    );
-  }
+  const { pageNum, itemsPerPage } = pageQuery(page);
   let response: JsonResponse;
   try {
     response = await transport.request({ method: "GET", path, query: { pageNum, itemsPerPage } });
