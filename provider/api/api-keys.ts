@@ -44,10 +44,21 @@ function keysPath(orgId: string): string {
   return `/orgs/${idSegment("orgId", orgId)}/apiKeys`;
 }
 
-/** The path and query of one page, its options checked before anything is sent. */
-function pageRequest(orgId: string, options: PageOptions): { path: string; query: Record<string, number> } {
+/** `GET /orgs/{ORG-ID}/apiKeys` for one page, its options checked before anything is sent. */
+async function getKeysPage(
+  transport: Transport,
+  orgId: string,
+  options: PageOptions,
+): Promise<{ response: JsonResponse; path: string }> {
   const { pageNum, itemsPerPage } = pageQuery(options);
-  return { path: keysPath(orgId), query: { pageNum, itemsPerPage } };
+  const path = keysPath(orgId);
+  const response = await requestAs(
+    transport,
+    { kind: "listOrgApiKeys", orgId },
+    { method: "GET", path, query: { pageNum, itemsPerPage } },
+    { orgId },
+  );
+  return { response, path };
 }
 
 /** `GET /orgs/{ORG-ID}/apiKeys`: one page of an organization's API keys. */
@@ -65,13 +76,7 @@ async function readCheckedPage(
   orgId: string,
   options: PageOptions,
 ): Promise<{ page: ApiKeyPage; url: string }> {
-  const { path, query } = pageRequest(orgId, options);
-  const response = await requestAs(
-    transport,
-    { kind: "listOrgApiKeys", orgId },
-    { method: "GET", path, query },
-    { orgId },
-  );
+  const { response, path } = await getKeysPage(transport, orgId, options);
   return { page: parseResponse(apiKeyPageSchema, response, "GET", path), url: response.url };
 }
 
@@ -89,7 +94,9 @@ export class ListedApiKey extends ListedRecord<ApiKey> {
     path: string,
     index: number,
   ) {
-    super(apiKeySchema, record, response, path, index);
+    super(record.id, () =>
+      parseResponse(apiKeySchema, response, "GET", path, { value: record, at: ["results", index] }),
+    );
     this.publicKey = record.publicKey;
   }
 
@@ -119,13 +126,7 @@ export async function listOrgApiKeysPageCheckedOnUse(
   orgId: string,
   options: PageOptions = {},
 ): Promise<ListedApiKeyPage> {
-  const { path, query } = pageRequest(orgId, options);
-  const response = await requestAs(
-    transport,
-    { kind: "listOrgApiKeys", orgId },
-    { method: "GET", path, query },
-    { orgId },
-  );
+  const { response, path } = await getKeysPage(transport, orgId, options);
   const page = parseResponse(apiKeyListingSchema, response, "GET", path);
   const results: ListedApiKey[] = [];
   for (const [index, record] of page.results.entries()) {

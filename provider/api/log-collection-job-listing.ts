@@ -38,7 +38,12 @@ export class ListedJob extends ListedRecord<LogCollectionJobRecord> {
     path: string,
     index: number,
   ) {
-    super(logCollectionJobRecordSchema, raw, response, path, index);
+    super(raw.id, () =>
+      parseResponse(logCollectionJobRecordSchema, response, "GET", path, {
+        value: raw,
+        at: ["results", index],
+      }),
+    );
   }
 
   /** The record as the schema reads it; throws a `ResponseShapeError` naming its place in its page. */

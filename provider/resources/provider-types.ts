@@ -2,7 +2,7 @@
  * The inputs and outputs of both resources as their providers receive and return them, as plain types:
  * the public declarations name these, never the zod schemas that check them (see `api/types.ts`).
  */
-import type { LogType, OrgRole, ResourceType } from "../api/types";
+import type { LogCollectionJobRequest, OrgRole } from "../api/types";
 
 /** A project role of a key: read only, this resource does not change project roles. */
 export interface ProjectRole {
@@ -36,18 +36,9 @@ export interface OrgApiKeyProviderOutputs {
   managed: { desc: boolean; roles: boolean; by: "apiKeyId" | "publicKey" };
 }
 
-/** LogCollectionJob's inputs as the provider receives them. */
-export interface LogCollectionJobProviderInputs {
+/** LogCollectionJob's inputs as the provider receives them: the POST's fields, the project, the expiration. */
+export interface LogCollectionJobProviderInputs extends LogCollectionJobRequest {
   groupId: string;
-  resourceType: ResourceType;
-  resourceName: string;
-  sizeRequestedPerFileBytes: number;
-  logTypes: LogType[];
-  redacted: boolean;
-  /** Collect logs from this time on, in ms since the epoch. */
-  logCollectionFromDate?: number;
-  /** Collect logs up to this time, in ms since the epoch. */
-  logCollectionToDate?: number;
   /**
    * When the job and its archive are deleted: an ISO 8601 time with a zone, in whole seconds. When
    * given, the job is extended (or cut short) to it in place; when not, the server's default stands.
