@@ -22,6 +22,7 @@ export {
   InvalidArgumentError,
   NetworkError,
   OpsManagerError,
+  RequestError,
   ResponseShapeError,
   ResponseTooLargeError,
   SchemeMismatchError,
@@ -39,3 +40,4 @@ export type {
   OrgApiKeyProviderOutputs as OrgApiKeyOutputs,
   ProjectRole,
 } from "./resources/provider-types";
+export { ResourceError } from "./resources/resource-error";

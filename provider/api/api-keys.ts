@@ -1,3 +1,4 @@
+import { ResponseShapeError } from "../client/errors";
 import { isRecord } from "../client/is-record";
 import type { JsonResponse, RequestOptions } from "../client/types";
 import { explainAuthorization, type Operation } from "./authorization-error";
@@ -133,7 +134,13 @@ export async function listOrgApiKeysPageCheckedOnUse(
     if (!isRecord(record) || !isName(record.id) || !isName(record.publicKey)) {
       // Not even an id and a public key: the whole page's schema says what is wrong, as it would have.
       parseResponse(apiKeyPageSchema, response, "GET", path);
-      throw new Error(`results[${index}] of ${path} has no id or public key`);
+      throw new ResponseShapeError({
+        method: "GET",
+        path,
+        url: response.url,
+        status: response.status,
+        description: `results[${index}] has no id or public key`,
+      });
     }
     results.push(
       new ListedApiKey(

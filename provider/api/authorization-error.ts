@@ -1,5 +1,4 @@
 import { ApiError } from "../client/errors";
-import { type CallInfo, callHead, callSuffix, notSentNote } from "../client/errors/format";
 
 /** The operations of this API layer, and the ids they act on. */
 export type Operation =
@@ -55,7 +54,7 @@ function describe(operation: Operation): { what: string; needs: string } {
  * the documentation says it needs.
  *
  * @example
- * `PATCH /orgs/5f1…/apiKeys/5f2… failed: 401 USER_UNAUTHORIZED — Current user is not authorized to perform this action. (the credentials were accepted, but updating an organization API key needs the Organization Owner (ORG_OWNER) or Organization User Admin role in organization 5f1…; give the API key that role, or configure a key that has it): PATCH https://…`
+ * `PATCH /orgs/5f1…/apiKeys/5f2… failed: 401 USER_UNAUTHORIZED — Current user is not authorized to perform this action. (the credentials were accepted, but updating an organization API key needs the Organization Owner (ORG_OWNER) or Organization User Admin role in organization 5f1…; give the API key that role, or configure a key that has it)`
  */
 export class AuthorizationError extends ApiError {
   /** What was being done, e.g. `updating an organization API key`. */
@@ -65,17 +64,9 @@ export class AuthorizationError extends ApiError {
 
   constructor(cause: ApiError, operation: Operation) {
     const { what, needs } = describe(operation);
-    const call: CallInfo = {
-      method: cause.method,
-      path: cause.path,
-      url: cause.url,
-      probeFor: cause.probeFor,
-    };
-    const label = cause.errorCode ?? cause.reason;
-    const detail = cause.detail ? ` — ${cause.detail}` : "";
     super(
       {
-        ...call,
+        ...cause.call(),
         status: cause.status,
         errorCode: cause.errorCode,
         detail: cause.detail,
@@ -83,11 +74,11 @@ export class AuthorizationError extends ApiError {
         parameters: cause.parameters,
         retryAfterMs: cause.retryAfterMs,
         bodySnippet: cause.bodySnippet,
+        hint:
+          `the credentials were accepted, but ${what} needs ${needs}; give the API key that role, or ` +
+          "configure a key that has it",
       },
       "OM_ERR_FORBIDDEN",
-      `${callHead(call)} failed: ${cause.status}${label ? ` ${label}` : ""}${detail} ` +
-        `(the credentials were accepted, but ${what} needs ${needs}; give the API key that role, or ` +
-        `configure a key that has it)${notSentNote(call)}${callSuffix(call)}`,
     );
     // The retries that ended in the refusal are the cause's: say them as it did.
     if (cause.attempts !== undefined) this.noteAttempts(cause.attempts, cause.elapsedMs ?? 0);

@@ -1,5 +1,4 @@
-import { OpsManagerError } from "../client/errors";
-import { callSuffix } from "../client/errors/format";
+import { RequestError } from "../client/errors";
 import type { ListingNoun } from "./listing-pages";
 
 /** What {@link InconsistentListingError} says about the listing it gave up on. */
@@ -28,10 +27,7 @@ export interface InconsistentListingErrorInit {
  * @example
  * `GET /orgs/5f1…/apiKeys: the organization's key listing kept changing while it was read (read 3 times; …)`
  */
-export class InconsistentListingError extends OpsManagerError {
-  readonly method: string;
-  readonly path: string;
-  readonly url: string;
+export class InconsistentListingError extends RequestError {
   readonly reads: number;
   readonly disagreement: string;
 
@@ -47,13 +43,10 @@ export class InconsistentListingError extends OpsManagerError {
             : "and each time its pages disagreed"
         }; last: ${init.disagreement}). ` +
         `${items} were being added or deleted meanwhile, so a ${noun.item} could have been on no page or on two, and the ` +
-        "listing was not used. Run the command again once those changes have stopped" +
-        callSuffix({ method: "GET", path: init.path, url: init.url }),
+        "listing was not used. Run the command again once those changes have stopped",
+      { method: "GET", path: init.path, url: init.url },
     );
     this.name = "InconsistentListingError";
-    this.method = "GET";
-    this.path = init.path;
-    this.url = init.url;
     this.reads = init.reads;
     this.disagreement = init.disagreement;
   }

@@ -5,6 +5,7 @@
  * only when its pages agree. Not in the spec: a server that follows it alone answers 405 or 404 here
  * (./log-collection-job-answers).
  */
+import { ResponseShapeError } from "../client/errors";
 import { isRecord } from "../client/is-record";
 import type { JsonResponse } from "../client/types";
 import { hex24Segment } from "./ids";
@@ -82,7 +83,13 @@ export async function listLogCollectionJobsPage(
         value: raw,
         at: ["results", index],
       });
-      throw new Error(`results[${index}] of ${path} has no id`);
+      throw new ResponseShapeError({
+        method: "GET",
+        path,
+        url: response.url,
+        status: response.status,
+        description: `results[${index}] has no id`,
+      });
     }
     return new ListedJob(raw as Record<string, unknown> & { id: string }, response, path, index);
   });

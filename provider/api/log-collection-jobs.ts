@@ -1,6 +1,7 @@
 import {
   ApiError,
   NetworkError,
+  type RequestError,
   ResponseShapeError,
   ResponseTooLargeError,
   TimeoutError,
@@ -60,7 +61,7 @@ export async function createLogCollectionJob(
     ...(from === undefined ? {} : { logCollectionFromDate: from }),
     ...(to === undefined ? {} : { logCollectionToDate: to }),
   };
-  const uncertain = (cause: Error) =>
+  const uncertain = (cause: RequestError) =>
     new UncertainCreateError(
       "log collection job",
       `check the project's log collection jobs in Ops Manager (project ${groupId}); a job made by this attempt is not in the stack`,
@@ -72,7 +73,7 @@ export async function createLogCollectionJob(
       transport.request({ method: "POST", path, body: { ...body, logTypes: named } }),
     );
   } catch (error) {
-    if (mayHaveActed(error)) throw uncertain(error as Error);
+    if (mayHaveActed(error)) throw uncertain(error);
     throw explainAuthorization(explainNotFound(error, { groupId }), {
       kind: "createLogCollectionJob",
       groupId,
@@ -88,7 +89,7 @@ export async function createLogCollectionJob(
       throw error;
     }
     // A 2xx without an id: the job was made, but there is nothing to record it by.
-    throw uncertain(error as Error);
+    throw uncertain(error as ResponseShapeError);
   }
 }
 
@@ -143,7 +144,7 @@ export async function deleteLogCollectionJob(
  * Whether a failed POST may have been acted on by the server: a 5xx other than 503, a timeout or a
  * connection broken after it was sent, or a 2xx whose body could not be read.
  */
-export function mayHaveActed(error: unknown): boolean {
+export function mayHaveActed(error: unknown): error is RequestError {
   if (error instanceof ApiError) return error.requestSent && error.status >= 500 && error.status !== 503;
   if (error instanceof NetworkError || error instanceof TimeoutError) return error.requestSent;
   if (error instanceof ResponseShapeError || error instanceof ResponseTooLargeError) {

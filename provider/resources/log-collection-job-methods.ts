@@ -22,6 +22,7 @@ import { inContext } from "./in-context";
 import { findJob, missingOperationOf, rememberMissingOperation } from "./job-listing-cache";
 import { changedCreateInputs, checkJobInputs, createInputsOf } from "./log-collection-job-inputs";
 import type { LogCollectionJobProviderInputs, LogCollectionJobProviderOutputs } from "./provider-types";
+import { ResourceError } from "./resource-error";
 import { currentClient, currentSettings, whenConfigured } from "./runtime";
 import { warnUntrackedJobs } from "./server-warning";
 import { isUnknown } from "./validate";
@@ -195,7 +196,9 @@ export async function read(id: string, olds: Partial<LogCollectionJobProviderOut
   await whenConfigured();
   const groupId = olds.groupId;
   if (typeof groupId !== "string" || hex24Rule(groupId) !== undefined) {
-    throw new Error(`LogCollectionJob ${id}: reading a job needs its groupId, the project it belongs to.`);
+    throw new ResourceError(
+      `LogCollectionJob ${id}: reading a job needs its groupId, the project it belongs to.`,
+    );
   }
   const client = currentClient();
   const managed = olds.managed?.expirationDate === true;
@@ -229,7 +232,7 @@ export async function update(
   await whenConfigured();
   const changed = changedCreateInputs(olds, news);
   if (changed.length > 0) {
-    throw new Error(
+    throw new ResourceError(
       `LogCollectionJob ${id} cannot be changed in place (${changed.join(", ")}); it must be replaced.`,
     );
   }

@@ -10,6 +10,7 @@ import { type ApiKey, ORG_ROLES, type OrgRole } from "../api/schemas";
 import { inContext } from "./in-context";
 import { findKey, rememberKey } from "./org-key-cache";
 import type { OrgApiKeyProviderInputs, OrgApiKeyProviderOutputs, ProjectRole } from "./provider-types";
+import { ResourceError } from "./resource-error";
 import { currentClient, currentSettings, whenConfigured } from "./runtime";
 import { type CheckFailure, checkProperties, isUnknown, oneOfRule, typeRule } from "./validate";
 
@@ -249,7 +250,7 @@ export async function create(inputs: OrgApiKeyProviderInputs) {
     const client = currentClient();
     let key = await findKey(client, inputs.orgId, selector);
     if (key === undefined) {
-      throw new Error(
+      throw new ResourceError(
         `no ${describeKey(inputs.orgId, selector)}: the organization's key listing does not have it. ` +
           "OrgApiKey adopts an existing key and cannot create one: check orgId and " +
           `${selector.id !== undefined ? "apiKeyId" : "publicKey"}, and that the provider's credentials can see the organization's keys.`,
@@ -289,7 +290,7 @@ export async function update(id: string, olds: OrgApiKeyProviderOutputs, news: O
 export async function read(id: string, olds: Partial<OrgApiKeyProviderOutputs>) {
   await whenConfigured();
   if (typeof olds.orgId !== "string" || idRule(olds.orgId) !== undefined) {
-    throw new Error(
+    throw new ResourceError(
       `OrgApiKey (API key id ${id}): reading a key needs its orgId; look it up with OrgApiKey.get(name, id, { orgId }).`,
     );
   }

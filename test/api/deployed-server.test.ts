@@ -181,7 +181,8 @@ describe("a caller whose roles do not allow the call (deployed server)", () => {
       ),
     );
     expect(err.message).not.toMatch(/check the public key/);
-    expect(err.message).toMatch(/: GET http:\/\/127\.0\.0\.1:\d+\/api\/public\/v1\.0\/orgs\//);
+    expect(err).toMatchObject({ method: "GET", path: `/orgs/${sim.orgId}/apiKeys` });
+    expect(err.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/public\/v1\.0\/orgs\//);
   });
 
   it("a refusal met after a retried 503 says, as every error that ends retries does, how many attempts over how long", async () => {
@@ -196,9 +197,10 @@ describe("a caller whose roles do not allow the call (deployed server)", () => {
     expect(err.elapsedMs).toBeGreaterThan(0);
     expect(err.message).toMatch(
       new RegExp(
-        `^GET /orgs/${sim.orgId}/apiKeys failed: 401 USER_UNAUTHORIZED — .*\\(the credentials were accepted, but listing an organization's API keys needs .*; give the API key that role, or configure a key that has it\\); 2 attempts over \\d+\\.\\d s: GET ${sim.apiRoot}/orgs/${sim.orgId}/apiKeys\\?`,
+        `^GET /orgs/${sim.orgId}/apiKeys failed: 401 USER_UNAUTHORIZED — .*\\(the credentials were accepted, but listing an organization's API keys needs .*; give the API key that role, or configure a key that has it\\); 2 attempts over \\d+\\.\\d s$`,
       ),
     );
+    expect(err.url).toMatch(new RegExp(`^${sim.apiRoot}/orgs/${sim.orgId}/apiKeys\\?`));
   });
 
   it("a PATCH by an ORG_READ_ONLY key names the Organization Owner role and changes nothing", async () => {

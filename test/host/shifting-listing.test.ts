@@ -158,7 +158,12 @@ describe("a refresh while the org's keys move", () => {
     );
     expect(err.message).toMatch(/read 3 times/);
     expect(err.message).toMatch(/Run the command again once those changes have stopped/);
-    expect(err.message).toMatch(new RegExp(`: GET ${sim.apiRoot}/orgs/${sim.orgId}/apiKeys$`));
+    // The call is named once, at the start of the provider's message; it is the listing the server saw.
+    expect(err.message).toMatch(
+      new RegExp(`^OrgApiKey \\([^)]*\\): GET /orgs/${sim.orgId}/apiKeys: the organization's key listing`),
+    );
+    expect(err.message).toMatch(/Run the command again once those changes have stopped$/);
+    expect(sim.requests.some((q) => q.path === `/api/public/v1.0/orgs/${sim.orgId}/apiKeys`)).toBe(true);
     expect(err.message).not.toContain(PRIVATE_KEY);
     expect(pagesAsked().filter((p) => p === "1/500")).toHaveLength(3);
   });

@@ -1,5 +1,5 @@
-import { type CallInfo, callHead, callSuffix, notSentNote } from "./format";
-import { OpsManagerError } from "./opsmanager-error";
+import { type CallInfo, callHead, notSentNote } from "./format";
+import { RequestError } from "./request-error";
 
 /** What the server said in a non-2xx answer, and the request it answered. */
 export interface ApiErrorInit extends CallInfo {
@@ -40,45 +40,32 @@ export interface RetryBudget {
  * The server answered with a status that is not 2xx (code `OM_ERR_API`).
  *
  * @example
- * `PATCH /orgs/5f1…/apiKeys/5f2… failed: 400 INVALID_ATTRIBUTE — desc must be 1 to 250 characters: PATCH https://…`
+ * `PATCH /orgs/5f1…/apiKeys/5f2… failed: 400 INVALID_ATTRIBUTE — desc must be 1 to 250 characters (correct the value the server names and run again)`
  */
-export class ApiError extends OpsManagerError {
+export class ApiError extends RequestError {
   readonly status: number;
   readonly errorCode: string | undefined;
   readonly detail: string | undefined;
   readonly reason: string | undefined;
   readonly parameters: unknown[] | undefined;
-  readonly method: string;
-  readonly path: string;
-  readonly url: string;
   readonly retryAfterMs: number | undefined;
   readonly bodySnippet: string | undefined;
-  /** The method of the request with a body whose challenge request this answered; see `requestSent`. */
-  readonly probeFor: string | undefined;
-  /**
-   * `false` when this answered the bodyless `GET` that fetches the authentication challenge before a
-   * request with a body (`probeFor`): that request was not sent, so the server did not act on it.
-   */
-  readonly requestSent: boolean;
   readonly location: string | undefined;
   readonly retryBudget: RetryBudget | undefined;
   readonly hint: string | undefined;
 
   constructor(init: ApiErrorInit, code = "OM_ERR_API", message = formatApiErrorMessage(init)) {
-    super(code, message);
+    // `requestSent` is `false` when this answered the bodyless `GET` that fetches the authentication
+    // challenge before a request with a body (`probeFor`): that request was not sent.
+    super(code, message, init);
     this.name = "ApiError";
     this.status = init.status;
     this.errorCode = init.errorCode;
     this.detail = init.detail;
     this.reason = init.reason;
     this.parameters = init.parameters;
-    this.method = init.method;
-    this.path = init.path;
-    this.url = init.url;
     this.retryAfterMs = init.retryAfterMs;
     this.bodySnippet = init.bodySnippet;
-    this.probeFor = init.probeFor;
-    this.requestSent = init.probeFor === undefined;
     this.location = init.location;
     this.retryBudget = init.retryBudget;
     this.hint = init.hint;
@@ -102,11 +89,8 @@ export class ApiError extends OpsManagerError {
 
   /** A new error with every field of this one, `change` applied, and the attempts it noted. */
   private copyWith(change: Partial<ApiErrorInit>): ApiError {
-    const copy = new ApiError({
-      method: this.method,
-      path: this.path,
-      url: this.url,
-      probeFor: this.probeFor,
+    const copy = this.rebuild({
+      ...this.call(),
       status: this.status,
       errorCode: this.errorCode,
       detail: this.detail,
@@ -121,6 +105,11 @@ export class ApiError extends OpsManagerError {
     });
     if (this.attempts !== undefined) copy.noteAttempts(this.attempts, this.elapsedMs ?? 0);
     return copy;
+  }
+
+  /** An error of this one's kind from `init`: a subclass that keeps more than `init` says overrides it. */
+  protected rebuild(init: ApiErrorInit): ApiError {
+    return new ApiError(init);
   }
 }
 
@@ -164,5 +153,5 @@ function formatApiErrorMessage(init: ApiErrorInit): string {
   else if (init.bodySnippet) text += ` — the server answered with ${init.bodySnippet}`;
   const advice = [hintFor(init), waitNote(init)].filter((part) => part !== undefined).join("; ");
   if (advice) text += ` (${advice})`;
-  return text + notSentNote(init) + callSuffix(init);
+  return text + notSentNote(init);
 }

@@ -1,5 +1,5 @@
 import { ApiError, type ApiErrorInit } from "./api-error";
-import { callHead, callSuffix } from "./format";
+import { callHead } from "./format";
 
 /** A 401 that digest authentication could not get past, and why. */
 export interface AuthenticationErrorInit extends Omit<ApiErrorInit, "status"> {
@@ -18,7 +18,7 @@ export interface AuthenticationErrorInit extends Omit<ApiErrorInit, "status"> {
 
 /**
  * The server rejected the credentials (code `OM_ERR_AUTH`): a 401 after a correctly signed digest
- * answer to a fresh challenge. The message names the URL and never a credential.
+ * answer to a fresh challenge. The message names the call and never a credential.
  */
 export class AuthenticationError extends ApiError {
   constructor(init: AuthenticationErrorInit) {
@@ -35,8 +35,7 @@ function formatAuthenticationMessage(init: AuthenticationErrorInit, status: numb
     const offered = init.offered ? ` (it offered: ${init.offered})` : "";
     return (
       `${head} — the server asked for an authentication scheme this client does not support${offered}; ` +
-      `Ops Manager's public API uses HTTP Digest with MD5 or SHA-256` +
-      callSuffix(init)
+      `Ops Manager's public API uses HTTP Digest with MD5 or SHA-256`
     );
   }
   const detail = init.detail ? ` (server: ${init.detail})` : "";
@@ -46,14 +45,12 @@ function formatAuthenticationMessage(init: AuthenticationErrorInit, status: numb
       `with a nonce it had just issued to this request alone, so the credentials were never judged${detail}; ` +
       `try again; if it keeps failing, check the server's nonce lifetime and clock, and the public key ` +
       `and private key too (a server that has forgotten its client entry, as Apache httpd's ` +
-      `mod_auth_digest does under load, says stale whatever the credentials)` +
-      callSuffix(init)
+      `mod_auth_digest does under load, says stale whatever the credentials)`
     );
   }
   return (
     `${head} — the server rejected the credentials${detail}; check the public key and private key ` +
     `(or user name and API key), that the API key is enabled, and that this machine's address is on ` +
-    `its access list` +
-    callSuffix(init)
+    `its access list`
   );
 }

@@ -27,11 +27,6 @@ export function notSentNote(call: CallInfo): string {
   return `; the ${call.probeFor} itself was not sent, so the server did not act on it`;
 }
 
-/** `: GET https://host/api/public/v1.0/…`, the ending of every message. */
-export function callSuffix(call: CallInfo): string {
-  return `: ${call.method} ${call.url}`;
-}
-
 /** Whitespace collapsed and cut to `max` characters, for quoting a body in a message. */
 export function quoteSnippet(text: string, max = 200): string {
   const flat = text.replace(/\s+/g, " ").trim();

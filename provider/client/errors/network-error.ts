@@ -1,5 +1,5 @@
-import { type CallInfo, callHead, callSuffix, notSentNote, oneLine } from "./format";
-import { OpsManagerError } from "./opsmanager-error";
+import { type CallInfo, callHead, notSentNote, oneLine } from "./format";
+import { RequestError } from "./request-error";
 
 /** A failure below HTTP: the connection could not be made or broke. */
 export interface NetworkErrorInit extends CallInfo {
@@ -56,24 +56,13 @@ const DESCRIPTIONS: Record<string, (url: string, setting: string) => string> = {
 /**
  * A network failure (code `OM_ERR_NETWORK`). `requestSent` says whether the server may have acted.
  */
-export class NetworkError extends OpsManagerError {
-  readonly method: string;
-  readonly path: string;
-  readonly url: string;
+export class NetworkError extends RequestError {
   readonly causeCode: string | undefined;
-  readonly requestSent: boolean;
-  /** The method of the request with a body whose challenge request failed (see `CallInfo.probeFor`). */
-  readonly probeFor: string | undefined;
 
   constructor(init: NetworkErrorInit, code = "OM_ERR_NETWORK", message = formatNetworkMessage(init)) {
-    super(code, message, init.cause);
+    super(code, message, init, init.cause);
     this.name = "NetworkError";
-    this.method = init.method;
-    this.path = init.path;
-    this.url = init.url;
     this.causeCode = init.causeCode;
-    this.requestSent = init.requestSent;
-    this.probeFor = init.probeFor;
   }
 }
 
@@ -88,5 +77,5 @@ function formatNetworkMessage(init: NetworkErrorInit): string {
     init.requestSent && !reads
       ? "; the request may have reached the server, so it may have been acted on — check before repeating it"
       : "";
-  return `${callHead(init)} failed: ${what}${code}${sent}${notSentNote(init)}${callSuffix(init)}`;
+  return `${callHead(init)} failed: ${what}${code}${sent}${notSentNote(init)}`;
 }

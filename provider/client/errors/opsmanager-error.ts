@@ -1,7 +1,7 @@
 /**
- * The base of every error the transport throws. `code` is stable: match on it, not on the message.
- * The message alone says what happened and what to do, and ends with the call (`…: GET https://…`),
- * because Pulumi shows the user `error.message` and nothing else.
+ * The base of every error this package throws. `code` is stable: match on it, not on the message.
+ * The message alone says what happened and what to do, because Pulumi shows the user `error.message`
+ * and nothing else. `cause`, when there is one, is the standard ES2022 `Error.cause`.
  */
 export class OpsManagerError extends Error {
   /** A stable machine code, e.g. `OM_ERR_API`. */
@@ -12,32 +12,21 @@ export class OpsManagerError extends Error {
   elapsedMs?: number;
 
   constructor(code: string, message: string, cause?: unknown) {
-    super(message);
+    // Without a cause, no `cause` property at all, as for a native error made without one.
+    super(message, cause === undefined ? undefined : { cause });
     this.name = "OpsManagerError";
     this.code = code;
-    if (cause !== undefined) {
-      // Non-enumerable like a native `cause` (ES2022), which the ES2021 lib does not declare.
-      Object.defineProperty(this, "cause", {
-        value: cause,
-        writable: true,
-        configurable: true,
-        enumerable: false,
-      });
-    }
   }
 
   /**
    * Records that `attempts` attempts over `elapsedMs` ended in this error. From two attempts on, the
-   * message says so before the call it ends with: `…; 8 attempts over 11.2 s: GET https://…`.
+   * message ends by saying so: `…; 8 attempts over 11.2 s`.
    */
   noteAttempts(attempts: number, elapsedMs: number): void {
     if (this.attempts !== undefined) return;
     this.attempts = attempts;
     this.elapsedMs = elapsedMs;
     if (attempts < 2) return;
-    const note = `; ${attempts} attempts over ${(elapsedMs / 1000).toFixed(1)} s`;
-    const call = /: [A-Z]+ \S+$/.exec(this.message);
-    this.message =
-      call === null ? `${this.message}${note}` : `${this.message.slice(0, call.index)}${note}${call[0]}`;
+    this.message += `; ${attempts} attempts over ${(elapsedMs / 1000).toFixed(1)} s`;
   }
 }

@@ -1,13 +1,8 @@
-import { callSuffix } from "./format";
-import { OpsManagerError } from "./opsmanager-error";
+import type { CallInfo } from "./format";
+import { RequestError } from "./request-error";
 
 /** A body that is not what was expected, and what was wrong with it. */
-export interface ResponseShapeErrorInit {
-  method: string;
-  /** Path below the API root. */
-  path: string;
-  /** The absolute URL; when absent the message ends with the path. */
-  url?: string;
+export interface ResponseShapeErrorInit extends CallInfo {
   status: number;
   /** What was wrong, e.g. `the body is not valid JSON` or `the body does not match the expected schema`. */
   description: string;
@@ -22,10 +17,7 @@ export interface ResponseShapeErrorInit {
  * a wrong content type (an HTML page from a proxy, say), or JSON that does not match the schema. The
  * request itself succeeded; the data was rejected.
  */
-export class ResponseShapeError extends OpsManagerError {
-  readonly method: string;
-  readonly path: string;
-  readonly url: string | undefined;
+export class ResponseShapeError extends RequestError {
   readonly status: number;
   readonly description: string;
   readonly issues: readonly string[];
@@ -41,14 +33,8 @@ export class ResponseShapeError extends OpsManagerError {
     if (init.bodySnippet) text += `; the body starts with ${init.bodySnippet}`;
     text +=
       "; check that the base URL points at the Ops Manager API and that the server version is supported";
-    text += init.url
-      ? callSuffix({ method: init.method, path: init.path, url: init.url })
-      : `: ${init.method} ${init.path}`;
-    super("OM_ERR_RESPONSE_SHAPE", text);
+    super("OM_ERR_RESPONSE_SHAPE", text, init);
     this.name = "ResponseShapeError";
-    this.method = init.method;
-    this.path = init.path;
-    this.url = init.url;
     this.status = init.status;
     this.description = init.description;
     this.issues = issues;

@@ -1,5 +1,5 @@
-import { type CallInfo, callSuffix } from "./format";
-import { OpsManagerError } from "./opsmanager-error";
+import type { CallInfo } from "./format";
+import { RequestError } from "./request-error";
 
 /** A body larger than the client reads. */
 export interface ResponseTooLargeErrorInit extends CallInfo {
@@ -13,10 +13,7 @@ export interface ResponseTooLargeErrorInit extends CallInfo {
 /**
  * The response body passed `maxResponseBytes` (code `OM_ERR_RESPONSE_TOO_LARGE`); reading stopped there.
  */
-export class ResponseTooLargeError extends OpsManagerError {
-  readonly method: string;
-  readonly path: string;
-  readonly url: string;
+export class ResponseTooLargeError extends RequestError {
   readonly status: number;
   readonly limitBytes: number;
   readonly contentLength: number | undefined;
@@ -26,13 +23,10 @@ export class ResponseTooLargeError extends OpsManagerError {
     super(
       "OM_ERR_RESPONSE_TOO_LARGE",
       `${init.method} ${init.path} answered ${init.status} with a body larger than the ${init.limitBytes}-byte ` +
-        `limit${declared}; reading stopped — ask for less (a smaller page) or raise maxResponseBytes` +
-        callSuffix(init),
+        `limit${declared}; reading stopped — ask for less (a smaller page) or raise maxResponseBytes`,
+      init,
     );
     this.name = "ResponseTooLargeError";
-    this.method = init.method;
-    this.path = init.path;
-    this.url = init.url;
     this.status = init.status;
     this.limitBytes = init.limitBytes;
     this.contentLength = init.contentLength;

@@ -1,4 +1,4 @@
-import { callHead, callSuffix, notSentNote } from "./format";
+import { callHead, notSentNote } from "./format";
 import { NetworkError, type NetworkErrorInit } from "./network-error";
 
 /** A base URL whose scheme the server does not speak, and what it does speak. */
@@ -14,7 +14,7 @@ export interface SchemeMismatchErrorInit extends Omit<NetworkErrorInit, "request
  * plain HTTP (code `OM_ERR_SCHEME_MISMATCH`). Nothing the server could act on was sent, and every
  * attempt would fail the same way, so it is not retried. The message names the setting to change.
  *
- * @example `GET /orgs/…/apiKeys failed: the server at om.example.com:8443 speaks HTTPS, not plain HTTP; use https://om.example.com:8443 as the base URL (baseUrl): GET http://…`
+ * @example `GET /orgs/…/apiKeys failed: the server at om.example.com:8443 speaks HTTPS, not plain HTTP; use https://om.example.com:8443 as the base URL (baseUrl)`
  */
 export class SchemeMismatchError extends NetworkError {
   readonly serverScheme: "http" | "https";
@@ -42,14 +42,12 @@ function formatMessage(init: SchemeMismatchErrorInit): string {
   if (init.serverScheme === "https") {
     return (
       `${head} speaks HTTPS, not plain HTTP${code}; use ${init.suggestedBaseUrl} as the base URL (${setting})` +
-      notSentNote(init) +
-      callSuffix(init)
+      notSentNote(init)
     );
   }
   return (
     `${head} answers plain HTTP, not HTTPS${code}; use ${init.suggestedBaseUrl} as the base URL (${setting}), ` +
     `or the port where the server serves HTTPS` +
-    notSentNote(init) +
-    callSuffix(init)
+    notSentNote(init)
   );
 }

@@ -1,5 +1,5 @@
-import { type CallInfo, callHead, callSuffix, notSentNote } from "./format";
-import { OpsManagerError } from "./opsmanager-error";
+import { type CallInfo, callHead, notSentNote } from "./format";
+import { RequestError } from "./request-error";
 
 /** An attempt that did not complete in time. */
 export interface TimeoutErrorInit extends CallInfo {
@@ -18,12 +18,8 @@ export interface TimeoutErrorInit extends CallInfo {
 /**
  * No complete response (connect, headers and whole body) within `timeoutMs` (code `OM_ERR_TIMEOUT`).
  */
-export class TimeoutError extends OpsManagerError {
-  readonly method: string;
-  readonly path: string;
-  readonly url: string;
+export class TimeoutError extends RequestError {
   readonly timeoutMs: number;
-  readonly requestSent: boolean;
 
   constructor(init: TimeoutErrorInit) {
     const reads = init.method === "GET" || init.method === "HEAD";
@@ -44,13 +40,10 @@ export class TimeoutError extends OpsManagerError {
     super(
       "OM_ERR_TIMEOUT",
       `${callHead(init)} timed out: no complete response within ${init.timeoutMs} ms${sent}; ` +
-        `try again, or raise the timeout (${init.setting ?? "timeoutMs"}) if the server is slow${callSuffix(init)}`,
+        `try again, or raise the timeout (${init.setting ?? "timeoutMs"}) if the server is slow`,
+      init,
     );
     this.name = "TimeoutError";
-    this.method = init.method;
-    this.path = init.path;
-    this.url = init.url;
     this.timeoutMs = init.timeoutMs;
-    this.requestSent = init.requestSent;
   }
 }

@@ -1,4 +1,4 @@
-import { callHead, callSuffix } from "./format";
+import { callHead } from "./format";
 import { NetworkError, type NetworkErrorInit } from "./network-error";
 
 /** Node's codes for a server certificate that does not verify. */
@@ -40,16 +40,14 @@ function formatTlsMessage(init: TlsErrorInit): string {
     return (
       `${head}: it does not name the host in the URL; use the host name the certificate was issued for, ` +
       `or, if the certificate authority is private, also give the PEM file of the certificate authority ` +
-      `as the CA certificate setting (${setting})` +
-      callSuffix(init)
+      `as the CA certificate setting (${setting})`
     );
   }
   if (code === "CERT_HAS_EXPIRED" || code === "CERT_NOT_YET_VALID") {
-    return `${head}: it is outside its validity period; renew the server's certificate or check this machine's clock${callSuffix(init)}`;
+    return `${head}: it is outside its validity period; renew the server's certificate or check this machine's clock`;
   }
   return (
     `${head}; if the server uses a private certificate authority, give the PEM file of its certificate ` +
-    `authority as the CA certificate setting (${setting})` +
-    callSuffix(init)
+    `authority as the CA certificate setting (${setting})`
   );
 }

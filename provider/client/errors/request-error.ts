@@ -1,0 +1,49 @@
+import type { CallInfo } from "./format";
+import { OpsManagerError } from "./opsmanager-error";
+
+/** The call a {@link RequestError} is about, and whether it reached the server. */
+export interface RequestErrorInit extends CallInfo {
+  /**
+   * Whether the request may have reached the server. Default: `true` unless this is the challenge
+   * request sent before another (`probeFor`), in which case that request was not sent.
+   */
+  requestSent?: boolean;
+}
+
+/**
+ * An error about one request: it holds the call once, and its message starts with it
+ * (`GET /orgs/5f1…/apiKeys failed: …`). The absolute URL is in `url`, not in the message.
+ */
+export class RequestError extends OpsManagerError {
+  /** The method of the request that failed, e.g. `PATCH`. */
+  readonly method: string;
+  /** The path below the API root, without a query: `/orgs/5f1…/apiKeys`. */
+  readonly path: string;
+  /** The absolute URL, query included, never with credentials. */
+  readonly url: string;
+  /**
+   * The method of the request with a body whose bodyless challenge request this is about (see
+   * {@link CallInfo.probeFor}); `undefined` for any other request.
+   */
+  readonly probeFor: string | undefined;
+  /**
+   * `false` when the request cannot have reached the server (the connection was never made, or only
+   * the challenge request before it was answered), so the server did not act on it.
+   */
+  readonly requestSent: boolean;
+
+  constructor(code: string, message: string, init: RequestErrorInit, cause?: unknown) {
+    super(code, message, cause);
+    this.name = "RequestError";
+    this.method = init.method;
+    this.path = init.path;
+    this.url = init.url;
+    this.probeFor = init.probeFor;
+    this.requestSent = init.requestSent ?? init.probeFor === undefined;
+  }
+
+  /** The call's fields, for building another error about the same call. */
+  call(): CallInfo {
+    return { method: this.method, path: this.path, url: this.url, probeFor: this.probeFor };
+  }
+}
