@@ -1,7 +1,9 @@
 /**
  * The error the engine shows for a failed resource call: the original error's message with the
  * resource in front (and any advice after), as a new error whose prototype is the original, so its
- * class and fields (`status`, `errorCode`, `code`, …) still read through.
+ * class and fields (`status`, `errorCode`, `code`, …) still read through. Its stack is the new message
+ * over the original's frames, so a provider bug (a `TypeError`, say) still shows where it happened in
+ * the host's log.
  *
  * Several calls can hold the same error object (every key waiting on one failed org listing), so the
  * original is never changed in place.
@@ -12,10 +14,17 @@ export function inContext(prefix: string, error: unknown, advice = ""): Error {
   const wrapped = Object.create(original) as Error;
   Object.defineProperty(wrapped, "message", { value: message, writable: true, configurable: true });
   Object.defineProperty(wrapped, "stack", {
-    value: `${original.name}: ${message}`,
+    value: `${original.name}: ${message}${framesOf(original)}`,
     writable: true,
     configurable: true,
   });
   Object.defineProperty(wrapped, "cause", { value: original, writable: true, configurable: true });
   return wrapped;
+}
+
+/** The `\n    at …` lines of `error`'s stack (V8's format), or "" when it has none. */
+function framesOf(error: Error): string {
+  const stack = typeof error.stack === "string" ? error.stack : "";
+  const first = stack.search(/\n\s+at /);
+  return first < 0 ? "" : stack.slice(first);
 }

@@ -228,6 +228,26 @@ describe("OrgApiKey update, read and delete", () => {
     expect(r).toEqual({ id: "", props: {} });
   });
 
+  it("a provider method that throws a TypeError keeps its frames under the message with the resource", async () => {
+    const k = target();
+    // State without roles, which update reads as a list: a provider bug's TypeError, not an API error.
+    const olds = { orgId: sim.orgId, apiKeyId: k.id, publicKey: k.publicKey, desc: "d" } as never;
+    const error = (await key
+      .update(k.id, olds, { orgId: sim.orgId, apiKeyId: k.id, desc: "new" })
+      .catch((e: unknown) => e)) as Error;
+    expect(error).toBeInstanceOf(TypeError);
+    expect(error.message).toMatch(
+      new RegExp(`^OrgApiKey \\(API key id ${k.id} in organization ${sim.orgId}\\): `),
+    );
+    const [head, ...frames] = error.stack!.split("\n");
+    expect(head).toBe(`TypeError: ${error.message}`);
+    expect(frames.length).toBeGreaterThan(0);
+    for (const frame of frames) expect(frame).toMatch(/^\s+at /);
+    // The frames are the original's: the first names the provider function that threw.
+    expect(frames[0]).toMatch(/org-api-key-methods\.ts/);
+    expect(sim.requests.filter((r) => r.method === "PATCH")).toHaveLength(0);
+  });
+
   it("delete leaves the key as it is by default", async () => {
     const k = target();
     const created = await key.create({ orgId: sim.orgId, apiKeyId: k.id, desc: "managed" });
