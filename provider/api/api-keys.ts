@@ -8,6 +8,7 @@ import { ListedRecord } from "./listed-record";
 import { type ListAllOptions, pageQuery, readConsistentListing } from "./listing-pages";
 import { explainNotFound, type PathIds } from "./not-found";
 import { parseResponse } from "./parse";
+import { sendRequest } from "./request";
 import { apiKeyListingSchema, apiKeyPageSchema, apiKeySchema } from "./schemas";
 import type { Transport } from "./transport";
 import { type ApiKey, type ApiKeyPage, ORG_ROLES, type OrgRole } from "./types";
@@ -32,13 +33,13 @@ export interface ApiKeyChange {
 export type ApiKeySelector = { id: string; publicKey?: undefined } | { publicKey: string; id?: undefined };
 
 /**
- * `transport.request`, its errors told in this API's terms: a 401 with an `errorCode` as the role
- * `operation` needs, a "not found" answer as the id in `ids` the server did not know.
+ * One request of a key operation, its errors told in this API's terms: a 401 with an `errorCode` as
+ * the role `operation` needs, a "not found" answer as the id in `ids` the server did not know.
  */
 function requestAs(transport: Transport, operation: Operation, options: RequestOptions, ids: PathIds) {
-  return transport
-    .request(options)
-    .catch((error: unknown) => Promise.reject(explainAuthorization(explainNotFound(error, ids), operation)));
+  return sendRequest(transport, options, (error) =>
+    explainAuthorization(explainNotFound(error, ids), operation),
+  );
 }
 
 function keysPath(orgId: string): string {

@@ -13,6 +13,7 @@ import { ListedRecord } from "./listed-record";
 import { type ListAllOptions, type PageRequest, pageQuery, readConsistentListing } from "./listing-pages";
 import { explainJobError } from "./log-collection-job-answers";
 import { parseResponse } from "./parse";
+import { sendRequest } from "./request";
 import {
   type LogCollectionJobRecord,
   logCollectionJobListingSchema,
@@ -69,12 +70,11 @@ export async function listLogCollectionJobsPage(
 ): Promise<ListedJobPage> {
   const path = jobsPath(groupId);
   const { pageNum, itemsPerPage } = pageQuery(page);
-  let response: JsonResponse;
-  try {
-    response = await transport.request({ method: "GET", path, query: { pageNum, itemsPerPage } });
-  } catch (error) {
-    throw explainJobError(error, "listLogCollectionJobs", { groupId });
-  }
+  const response = await sendRequest(
+    transport,
+    { method: "GET", path, query: { pageNum, itemsPerPage } },
+    (error) => explainJobError(error, "listLogCollectionJobs", { groupId }),
+  );
   const envelope = parseResponse(logCollectionJobListingSchema, response, "GET", path);
   const results = envelope.results.map((raw, index) => {
     if (!isRecord(raw) || typeof raw.id !== "string" || raw.id === "") {

@@ -15,6 +15,7 @@ import { explainJobError } from "./log-collection-job-answers";
 import { jobsPath } from "./log-collection-job-listing";
 import { explainNotFound } from "./not-found";
 import { issuePath, parseResponse } from "./parse";
+import { sendRequest } from "./request";
 import {
   type LogCollectionJobRequest,
   logCollectionJobRequestSchema,
@@ -70,7 +71,7 @@ export async function createLogCollectionJob(
   let response: JsonResponse;
   try {
     response = await sendNamingDatabaseLog(transport, logTypes, (named) =>
-      transport.request({ method: "POST", path, body: { ...body, logTypes: named } }),
+      sendRequest(transport, { method: "POST", path, body: { ...body, logTypes: named } }),
     );
   } catch (error) {
     if (mayHaveActed(error)) throw uncertain(error);
@@ -115,11 +116,11 @@ export async function extendLogCollectionJob(
   const path = jobPath(groupId, jobId);
   const parsed = parseTimestamp(expirationDate);
   if ("rule" in parsed) throw new InputError("expirationDate", parsed.rule, show(expirationDate));
-  try {
-    await transport.request({ method: "PATCH", path, body: { expirationDate: wireTimestamp(parsed.ms) } });
-  } catch (error) {
-    throw explainJobError(error, "extendLogCollectionJob", { groupId, jobId });
-  }
+  await sendRequest(
+    transport,
+    { method: "PATCH", path, body: { expirationDate: wireTimestamp(parsed.ms) } },
+    (error) => explainJobError(error, "extendLogCollectionJob", { groupId, jobId }),
+  );
 }
 
 /**
@@ -133,11 +134,9 @@ export async function deleteLogCollectionJob(
   jobId: string,
 ): Promise<void> {
   const path = jobPath(groupId, jobId);
-  try {
-    await transport.request({ method: "DELETE", path });
-  } catch (error) {
-    throw explainJobError(error, "deleteLogCollectionJob", { groupId, jobId });
-  }
+  await sendRequest(transport, { method: "DELETE", path }, (error) =>
+    explainJobError(error, "deleteLogCollectionJob", { groupId, jobId }),
+  );
 }
 
 /**

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { listOrgApiKeysPage } from "../../provider/api/api-keys";
 import {
   ApiError,
   closeAllHttpClients,
@@ -236,14 +237,18 @@ describe("answers", () => {
     expect((error as ApiError).url).toBe(`${server.origin}/api/public/v1.0/orgs/5f1/apiKeys/5f2`);
   });
 
-  it("a 403 says the credentials are not allowed the call and what to change", async () => {
+  it("a 403 read through the API layer says the credentials are not allowed the call and what to change; the transport alone names no role", async () => {
     const { client } = await setup({
       handler: (_req, res) =>
         sendJson(res, 403, { detail: "Forbidden.", errorCode: "USER_CANNOT_ACCESS_ORG", error: 403 }),
     });
-    const error = await client.request({ method: "GET", path: "/orgs/5f1/apiKeys" }).catch((e: unknown) => e);
+    const error = await listOrgApiKeysPage(client, "5f1").catch((e: unknown) => e);
     expect((error as Error).message).toMatch(
-      /GET \/orgs\/5f1\/apiKeys failed: 403 USER_CANNOT_ACCESS_ORG — Forbidden\. \(the credentials are valid but not allowed this call: give the API key a role/,
+      /^GET \/orgs\/5f1\/apiKeys failed: 403 USER_CANNOT_ACCESS_ORG — Forbidden\. \(the credentials are valid but not allowed this call: give the API key a role/,
+    );
+    const bare = await client.request({ method: "GET", path: "/orgs/5f1/apiKeys" }).catch((e: unknown) => e);
+    expect((bare as Error).message).toBe(
+      "GET /orgs/5f1/apiKeys failed: 403 USER_CANNOT_ACCESS_ORG — Forbidden.",
     );
   });
 

@@ -113,6 +113,10 @@ export class ApiError extends RequestError {
   }
 }
 
+/**
+ * What HTTP itself says about a status. What an Ops Manager answer means (a 403's roles and access
+ * list, say) is the API layer's to add, what to run in Pulumi the resources' (both with `withHint`).
+ */
 function hintFor(init: ApiErrorInit): string | undefined {
   if (init.hint !== undefined) return init.hint;
   const { status } = init;
@@ -122,11 +126,8 @@ function hintFor(init: ApiErrorInit): string | undefined {
       : "the server redirected; check the base URL (https or http, host and port)";
   }
   if (status === 400) return "correct the value the server names and run again";
-  if (status === 403) {
-    return "the credentials are valid but not allowed this call: give the API key a role that allows it, or add this machine to the key's access list";
-  }
   if (status === 404) return "check the id";
-  if (status === 409) return "the resource changed meanwhile; run `pulumi refresh`, then try again";
+  if (status === 409) return "the resource changed meanwhile; try again";
   if (status === 429) return "rate limited; try again later";
   if (status >= 500) return "the server failed; try again";
   return undefined;

@@ -1,6 +1,9 @@
 import { ApiError, type ApiErrorInit } from "./api-error";
 import { callHead } from "./format";
 
+/** Why digest authentication could not get past a 401. */
+export type AuthenticationFailure = "rejected" | "stale" | "unsupported-challenge";
+
 /** A 401 that digest authentication could not get past, and why. */
 export interface AuthenticationErrorInit extends Omit<ApiErrorInit, "status"> {
   /** Default 401. */
@@ -11,21 +14,47 @@ export interface AuthenticationErrorInit extends Omit<ApiErrorInit, "status"> {
    * `unsupported-challenge` (the server asked for an authentication scheme this client does not speak).
    * Default `rejected`.
    */
-  why?: "rejected" | "stale" | "unsupported-challenge";
+  why?: AuthenticationFailure;
   /** The schemes the server offered, for `unsupported-challenge`. */
   offered?: string;
 }
 
 /**
  * The server rejected the credentials (code `OM_ERR_AUTH`): a 401 after a correctly signed digest
- * answer to a fresh challenge. The message names the call and never a credential.
+ * answer to a fresh challenge. The message names the call and never a credential. Its advice is what
+ * HTTP says (check the credentials); a layer that knows what the credentials are gives its own with
+ * `withHint`.
  */
 export class AuthenticationError extends ApiError {
+  /** Why authentication failed; see {@link AuthenticationErrorInit.why}. */
+  readonly why: AuthenticationFailure;
+  /** The schemes the server offered, for `unsupported-challenge`. */
+  readonly offered: string | undefined;
+
   constructor(init: AuthenticationErrorInit) {
     const full: ApiErrorInit = { ...init, status: init.status ?? 401 };
     super(full, "OM_ERR_AUTH", formatAuthenticationMessage(init, full.status));
     this.name = "AuthenticationError";
+    this.why = init.why ?? "rejected";
+    this.offered = init.offered;
   }
+
+  protected override rebuild(init: ApiErrorInit): ApiError {
+    return new AuthenticationError({ ...init, why: this.why, offered: this.offered });
+  }
+}
+
+/**
+ * The advice after a `stale` failure; `credentials` names them as the reader knows them. A server that
+ * has forgotten its client entry (as Apache httpd's mod_auth_digest does under load) says stale
+ * whatever the credentials, so they are worth checking too.
+ */
+export function staleAdvice(credentials: string): string {
+  return (
+    `try again; if it keeps failing, check the server's nonce lifetime and clock, and ${credentials} ` +
+    "too (a server that has forgotten its client entry, as Apache httpd's mod_auth_digest does under " +
+    "load, says stale whatever the credentials)"
+  );
 }
 
 function formatAuthenticationMessage(init: AuthenticationErrorInit, status: number): string {
@@ -33,24 +62,16 @@ function formatAuthenticationMessage(init: AuthenticationErrorInit, status: numb
   const head = `${callHead(init)} failed: ${status}${init.errorCode ? ` ${init.errorCode}` : ""}`;
   if (init.why === "unsupported-challenge") {
     const offered = init.offered ? ` (it offered: ${init.offered})` : "";
-    return (
-      `${head} — the server asked for an authentication scheme this client does not support${offered}; ` +
-      `Ops Manager's public API uses HTTP Digest with MD5 or SHA-256`
-    );
+    const advice = init.hint === undefined ? "" : `; ${init.hint}`;
+    return `${head} — the server asked for an authentication scheme this client does not support${offered}${advice}`;
   }
   const detail = init.detail ? ` (server: ${init.detail})` : "";
   if (init.why === "stale") {
     return (
       `${head} — the server answered that the nonce was stale (expired) to every signed try, the last ` +
       `with a nonce it had just issued to this request alone, so the credentials were never judged${detail}; ` +
-      `try again; if it keeps failing, check the server's nonce lifetime and clock, and the public key ` +
-      `and private key too (a server that has forgotten its client entry, as Apache httpd's ` +
-      `mod_auth_digest does under load, says stale whatever the credentials)`
+      (init.hint ?? staleAdvice("the credentials"))
     );
   }
-  return (
-    `${head} — the server rejected the credentials${detail}; check the public key and private key ` +
-    `(or user name and API key), that the API key is enabled, and that this machine's address is on ` +
-    `its access list`
-  );
+  return `${head} — the server rejected the credentials${detail}; ${init.hint ?? "check the credentials"}`;
 }

@@ -1,5 +1,10 @@
 export { ApiError, type ApiErrorInit } from "./api-error";
-export { AuthenticationError, type AuthenticationErrorInit } from "./authentication-error";
+export {
+  AuthenticationError,
+  type AuthenticationErrorInit,
+  type AuthenticationFailure,
+  staleAdvice,
+} from "./authentication-error";
 export type { CallInfo } from "./format";
 export { InvalidArgumentError } from "./invalid-argument-error";
 export { NetworkError, type NetworkErrorInit } from "./network-error";

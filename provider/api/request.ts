@@ -1,0 +1,52 @@
+import { ApiError, AuthenticationError, staleAdvice } from "../client/errors";
+import type { JsonResponse, RequestOptions } from "../client/types";
+import type { Transport } from "./transport";
+
+/**
+ * Sends one request of this API: the way every request of `api/` goes to the transport. A failure is
+ * told in Ops Manager's terms ({@link inOpsManagerTerms}), then by `explain`, which knows the
+ * operation (which id a 404 is about, which role a refusal needs).
+ */
+export async function sendRequest(
+  transport: Transport,
+  options: RequestOptions,
+  explain: (error: unknown) => unknown = (error) => error,
+): Promise<JsonResponse> {
+  try {
+    return await transport.request(options);
+  } catch (error) {
+    throw explain(inOpsManagerTerms(error));
+  }
+}
+
+// What the credentials are to Ops Manager: a programmatic API key (or a user and a personal API key),
+// enabled or not, used only from the addresses on its access list.
+const CREDENTIALS = "the public key and private key";
+
+/**
+ * `error` with the advice Ops Manager's meaning adds to what HTTP says: rejected credentials are an API
+ * key's (enabled, on its access list), a 403 asks for a role or an access-list entry, and the public
+ * API speaks HTTP Digest with MD5 or SHA-256. A copy: the original is left as it is (several callers
+ * may hold it). Any other error as it is.
+ */
+export function inOpsManagerTerms(error: unknown): unknown {
+  if (error instanceof AuthenticationError) {
+    switch (error.why) {
+      case "rejected":
+        return error.withHint(
+          `check ${CREDENTIALS} (or user name and API key), that the API key is enabled, and that this ` +
+            "machine's address is on its access list",
+        );
+      case "stale":
+        return error.withHint(staleAdvice(CREDENTIALS));
+      case "unsupported-challenge":
+        return error.withHint("Ops Manager's public API uses HTTP Digest with MD5 or SHA-256");
+    }
+  }
+  if (error instanceof ApiError && error.status === 403 && error.hint === undefined) {
+    return error.withHint(
+      "the credentials are valid but not allowed this call: give the API key a role that allows it, or add this machine to the key's access list",
+    );
+  }
+  return error;
+}

@@ -1,0 +1,167 @@
+import { describe, expect, it } from "vitest";
+import { AuthorizationError } from "../../provider/api/authorization-error";
+import { InconsistentListingError } from "../../provider/api/inconsistent-listing-error";
+import { InputError } from "../../provider/api/input-error";
+import { inOpsManagerTerms } from "../../provider/api/request";
+import { UncertainCreateError } from "../../provider/api/uncertain-create-error";
+import {
+  ApiError,
+  AuthenticationError,
+  InvalidArgumentError,
+  NetworkError,
+  OpsManagerError,
+  RequestError,
+  ResponseShapeError,
+  ResponseTooLargeError,
+  SchemeMismatchError,
+  TimeoutError,
+  TlsError,
+} from "../../provider/client/errors";
+import { ConfigError } from "../../provider/resources/config-error";
+import { inContext } from "../../provider/resources/in-context";
+import { ResourceError } from "../../provider/resources/resource-error";
+
+const call = {
+  method: "PATCH",
+  path: "/orgs/5f1/apiKeys/5f2",
+  url: "https://om.example.com:8443/api/public/v1.0/orgs/5f1/apiKeys/5f2",
+};
+const cause = new Error("socket hang up");
+
+const requestErrors: Array<[RequestError, string]> = [
+  [new ApiError({ ...call, status: 400, errorCode: "INVALID_ATTRIBUTE", detail: "desc" }), "OM_ERR_API"],
+  [new AuthenticationError({ ...call }), "OM_ERR_AUTH"],
+  [
+    new AuthorizationError(new ApiError({ ...call, status: 401, errorCode: "USER_UNAUTHORIZED" }), {
+      kind: "updateOrgApiKey",
+      orgId: "5f1",
+    }),
+    "OM_ERR_FORBIDDEN",
+  ],
+  [new NetworkError({ ...call, causeCode: "ECONNRESET", requestSent: true, cause }), "OM_ERR_NETWORK"],
+  [new TimeoutError({ ...call, timeoutMs: 1000, requestSent: true }), "OM_ERR_TIMEOUT"],
+  [new TlsError({ ...call, causeCode: "CERT_HAS_EXPIRED", cause }), "OM_ERR_TLS"],
+  [
+    new SchemeMismatchError({ ...call, serverScheme: "https", suggestedBaseUrl: "https://om.example.com" }),
+    "OM_ERR_SCHEME_MISMATCH",
+  ],
+  [
+    new ResponseShapeError({ ...call, status: 200, description: "the body is not valid JSON" }),
+    "OM_ERR_RESPONSE_SHAPE",
+  ],
+  [new ResponseTooLargeError({ ...call, status: 200, limitBytes: 10 }), "OM_ERR_RESPONSE_TOO_LARGE"],
+  [
+    new UncertainCreateError(
+      "log collection job",
+      "check the project's jobs",
+      new ApiError({ ...call, method: "POST", status: 500 }),
+    ),
+    "OM_ERR_UNCERTAIN_CREATE",
+  ],
+];
+
+const otherErrors: Array<[OpsManagerError, string]> = [
+  [new InvalidArgumentError("baseUrl", "must be a URL"), "OM_ERR_INVALID_ARGUMENT"],
+  [new InputError("groupId", "must be 24 hexadecimal digits", '"5f"'), "OM_ERR_INPUT"],
+  [
+    new ConfigError("Ops Manager settings missing: opsmanager:baseUrl", ["opsmanager:baseUrl"]),
+    "OM_ERR_CONFIG",
+  ],
+  [new ResourceError("LogCollectionJob j: reading a job needs its groupId"), "OM_ERR_RESOURCE"],
+];
+
+describe("one error family", () => {
+  for (const [error, code] of [...requestErrors, ...otherErrors]) {
+    it(`${error.name} is an OpsManagerError with the stable code ${code}`, () => {
+      expect(error).toBeInstanceOf(OpsManagerError);
+      expect(error).toBeInstanceOf(Error);
+      expect(error.code).toBe(code);
+      expect(error.name).not.toBe("Error");
+    });
+  }
+
+  for (const [error] of requestErrors) {
+    it(`${error.name} holds the call once and its message starts with it, without the URL`, () => {
+      expect(error).toBeInstanceOf(RequestError);
+      expect(error.path).toBe(call.path);
+      expect(error.url).toBe(call.url);
+      expect(error.message.startsWith(`${error.method} ${call.path} `)).toBe(true);
+      expect(error.message).not.toContain(call.url);
+      expect(error.message).not.toMatch(/:\/\/[^/\s]*@/);
+    });
+  }
+
+  it("InconsistentListingError holds the listing's call", () => {
+    const error = new InconsistentListingError({
+      path: "/orgs/5f1/apiKeys",
+      url: "https://om.example.com/api/public/v1.0/orgs/5f1/apiKeys",
+      reads: 3,
+      disagreement: "page 2 said 1 key",
+    });
+    expect(error).toBeInstanceOf(RequestError);
+    expect(error).toMatchObject({
+      method: "GET",
+      path: "/orgs/5f1/apiKeys",
+      code: "OM_ERR_INCONSISTENT_LISTING",
+    });
+    expect(error.message.startsWith("GET /orgs/5f1/apiKeys: ")).toBe(true);
+    expect(error.message).not.toContain("https://");
+  });
+
+  it("a cause is the standard ES2022 cause, and absent when none was given", () => {
+    const network = new NetworkError({ ...call, requestSent: false, cause });
+    expect(network.cause).toBe(cause);
+    expect(Object.keys(network)).not.toContain("cause");
+    expect("cause" in new ApiError({ ...call, status: 500 })).toBe(false);
+  });
+
+  it("attempts are noted at the end of the message", () => {
+    const error = new ApiError({ ...call, status: 503 });
+    error.noteAttempts(3, 1234);
+    expect(error.message).toBe(
+      "PATCH /orgs/5f1/apiKeys/5f2 failed: 503 (the server failed; try again); 3 attempts over 1.2 s",
+    );
+  });
+});
+
+describe("each layer adds its own meaning to what HTTP says", () => {
+  it("the transport's 403 and rejected credentials speak HTTP; the API layer adds Ops Manager's roles, key and access list", () => {
+    const forbidden = new ApiError({ ...call, status: 403, errorCode: "USER_CANNOT_ACCESS_ORG" });
+    expect(forbidden.message).toBe("PATCH /orgs/5f1/apiKeys/5f2 failed: 403 USER_CANNOT_ACCESS_ORG");
+    const told = inOpsManagerTerms(forbidden) as ApiError;
+    expect(told.message).toContain(
+      "(the credentials are valid but not allowed this call: give the API key a role",
+    );
+    expect(forbidden.hint).toBeUndefined();
+
+    const rejected = new AuthenticationError({ ...call, detail: "no" });
+    expect(rejected.message).toBe(
+      "PATCH /orgs/5f1/apiKeys/5f2 failed: 401 — the server rejected the credentials (server: no); check the credentials",
+    );
+    const explained = inOpsManagerTerms(rejected) as AuthenticationError;
+    expect(explained).toBeInstanceOf(AuthenticationError);
+    expect(explained.code).toBe("OM_ERR_AUTH");
+    expect(explained.message).toContain("; check the public key and private key (or user name and API key)");
+    expect(explained.message).toContain("that the API key is enabled");
+
+    const scheme = new AuthenticationError({ ...call, why: "unsupported-challenge", offered: "Basic" });
+    expect(scheme.message).not.toContain("Ops Manager");
+    expect((inOpsManagerTerms(scheme) as Error).message).toContain(
+      "(it offered: Basic); Ops Manager's public API uses HTTP Digest with MD5 or SHA-256",
+    );
+  });
+
+  it("a 409 says the resource changed; through a resource it says to run pulumi refresh", () => {
+    const conflict = new ApiError({ ...call, status: 409 });
+    expect(conflict.message).toBe(
+      "PATCH /orgs/5f1/apiKeys/5f2 failed: 409 (the resource changed meanwhile; try again)",
+    );
+    const shown = inContext("OrgApiKey (API key id 5f2 in organization 5f1)", conflict);
+    expect(shown).toBeInstanceOf(ApiError);
+    expect(shown.message).toBe(
+      "OrgApiKey (API key id 5f2 in organization 5f1): PATCH /orgs/5f1/apiKeys/5f2 failed: 409 " +
+        "(the resource changed meanwhile; run `pulumi refresh`, then try again)",
+    );
+    expect(conflict.message).not.toContain("pulumi");
+  });
+});
