@@ -4,19 +4,7 @@ import { InconsistentListingError } from "../../provider/api/inconsistent-listin
 import { InputError } from "../../provider/api/input-error";
 import { inOpsManagerTerms } from "../../provider/api/request";
 import { UncertainCreateError } from "../../provider/api/uncertain-create-error";
-import {
-  ApiError,
-  AuthenticationError,
-  InvalidArgumentError,
-  NetworkError,
-  OpsManagerError,
-  RequestError,
-  ResponseShapeError,
-  ResponseTooLargeError,
-  SchemeMismatchError,
-  TimeoutError,
-  TlsError,
-} from "../../provider/client/errors";
+import * as errors from "../../provider/client/errors";
 import { ConfigError } from "../../provider/resources/config-error";
 import { inContext } from "../../provider/resources/in-context";
 import { ResourceError } from "../../provider/resources/resource-error";
@@ -28,40 +16,47 @@ const call = {
 };
 const cause = new Error("socket hang up");
 
-const requestErrors: Array<[RequestError, string]> = [
-  [new ApiError({ ...call, status: 400, errorCode: "INVALID_ATTRIBUTE", detail: "desc" }), "OM_ERR_API"],
-  [new AuthenticationError({ ...call }), "OM_ERR_AUTH"],
+const requestErrors: Array<[errors.RequestError, string]> = [
   [
-    new AuthorizationError(new ApiError({ ...call, status: 401, errorCode: "USER_UNAUTHORIZED" }), {
+    new errors.ApiError({ ...call, status: 400, errorCode: "INVALID_ATTRIBUTE", detail: "desc" }),
+    "OM_ERR_API",
+  ],
+  [new errors.AuthenticationError({ ...call }), "OM_ERR_AUTH"],
+  [
+    new AuthorizationError(new errors.ApiError({ ...call, status: 401, errorCode: "USER_UNAUTHORIZED" }), {
       kind: "updateOrgApiKey",
       orgId: "5f1",
     }),
     "OM_ERR_FORBIDDEN",
   ],
-  [new NetworkError({ ...call, causeCode: "ECONNRESET", requestSent: true, cause }), "OM_ERR_NETWORK"],
-  [new TimeoutError({ ...call, timeoutMs: 1000, requestSent: true }), "OM_ERR_TIMEOUT"],
-  [new TlsError({ ...call, causeCode: "CERT_HAS_EXPIRED", cause }), "OM_ERR_TLS"],
+  [new errors.NetworkError({ ...call, causeCode: "ECONNRESET", requestSent: true, cause }), "OM_ERR_NETWORK"],
+  [new errors.TimeoutError({ ...call, timeoutMs: 1000, requestSent: true }), "OM_ERR_TIMEOUT"],
+  [new errors.TlsError({ ...call, causeCode: "CERT_HAS_EXPIRED", cause }), "OM_ERR_TLS"],
   [
-    new SchemeMismatchError({ ...call, serverScheme: "https", suggestedBaseUrl: "https://om.example.com" }),
+    new errors.SchemeMismatchError({
+      ...call,
+      serverScheme: "https",
+      suggestedBaseUrl: "https://om.example.com",
+    }),
     "OM_ERR_SCHEME_MISMATCH",
   ],
   [
-    new ResponseShapeError({ ...call, status: 200, description: "the body is not valid JSON" }),
+    new errors.ResponseShapeError({ ...call, status: 200, description: "the body is not valid JSON" }),
     "OM_ERR_RESPONSE_SHAPE",
   ],
-  [new ResponseTooLargeError({ ...call, status: 200, limitBytes: 10 }), "OM_ERR_RESPONSE_TOO_LARGE"],
+  [new errors.ResponseTooLargeError({ ...call, status: 200, limitBytes: 10 }), "OM_ERR_RESPONSE_TOO_LARGE"],
   [
     new UncertainCreateError(
       "log collection job",
       "check the project's jobs",
-      new ApiError({ ...call, method: "POST", status: 500 }),
+      new errors.ApiError({ ...call, method: "POST", status: 500 }),
     ),
     "OM_ERR_UNCERTAIN_CREATE",
   ],
 ];
 
-const otherErrors: Array<[OpsManagerError, string]> = [
-  [new InvalidArgumentError("baseUrl", "must be a URL"), "OM_ERR_INVALID_ARGUMENT"],
+const otherErrors: Array<[errors.OpsManagerError, string]> = [
+  [new errors.InvalidArgumentError("baseUrl", "must be a URL"), "OM_ERR_INVALID_ARGUMENT"],
   [new InputError("groupId", "must be 24 hexadecimal digits", '"5f"'), "OM_ERR_INPUT"],
   [
     new ConfigError("Ops Manager settings missing: opsmanager:baseUrl", ["opsmanager:baseUrl"]),
@@ -72,8 +67,8 @@ const otherErrors: Array<[OpsManagerError, string]> = [
 
 describe("one error family", () => {
   for (const [error, code] of [...requestErrors, ...otherErrors]) {
-    it(`${error.name} is an OpsManagerError with the stable code ${code}`, () => {
-      expect(error).toBeInstanceOf(OpsManagerError);
+    it(`${error.name} is an errors.OpsManagerError with the stable code ${code}`, () => {
+      expect(error).toBeInstanceOf(errors.OpsManagerError);
       expect(error).toBeInstanceOf(Error);
       expect(error.code).toBe(code);
       expect(error.name).not.toBe("Error");
@@ -82,7 +77,7 @@ describe("one error family", () => {
 
   for (const [error] of requestErrors) {
     it(`${error.name} holds the call once and its message starts with it, without the URL`, () => {
-      expect(error).toBeInstanceOf(RequestError);
+      expect(error).toBeInstanceOf(errors.RequestError);
       expect(error.path).toBe(call.path);
       expect(error.url).toBe(call.url);
       expect(error.message.startsWith(`${error.method} ${call.path} `)).toBe(true);
@@ -98,7 +93,7 @@ describe("one error family", () => {
       reads: 3,
       disagreement: "page 2 said 1 key",
     });
-    expect(error).toBeInstanceOf(RequestError);
+    expect(error).toBeInstanceOf(errors.RequestError);
     expect(error).toMatchObject({
       method: "GET",
       path: "/orgs/5f1/apiKeys",
@@ -109,14 +104,14 @@ describe("one error family", () => {
   });
 
   it("a cause is the standard ES2022 cause, and absent when none was given", () => {
-    const network = new NetworkError({ ...call, requestSent: false, cause });
+    const network = new errors.NetworkError({ ...call, requestSent: false, cause });
     expect(network.cause).toBe(cause);
     expect(Object.keys(network)).not.toContain("cause");
-    expect("cause" in new ApiError({ ...call, status: 500 })).toBe(false);
+    expect("cause" in new errors.ApiError({ ...call, status: 500 })).toBe(false);
   });
 
   it("attempts are noted at the end of the message", () => {
-    const error = new ApiError({ ...call, status: 503 });
+    const error = new errors.ApiError({ ...call, status: 503 });
     error.noteAttempts(3, 1234);
     expect(error.message).toBe(
       "PATCH /orgs/5f1/apiKeys/5f2 failed: 503 (the server failed; try again); 3 attempts over 1.2 s",
@@ -126,25 +121,29 @@ describe("one error family", () => {
 
 describe("each layer adds its own meaning to what HTTP says", () => {
   it("the transport's 403 and rejected credentials speak HTTP; the API layer adds Ops Manager's roles, key and access list", () => {
-    const forbidden = new ApiError({ ...call, status: 403, errorCode: "USER_CANNOT_ACCESS_ORG" });
+    const forbidden = new errors.ApiError({ ...call, status: 403, errorCode: "USER_CANNOT_ACCESS_ORG" });
     expect(forbidden.message).toBe("PATCH /orgs/5f1/apiKeys/5f2 failed: 403 USER_CANNOT_ACCESS_ORG");
-    const told = inOpsManagerTerms(forbidden) as ApiError;
+    const told = inOpsManagerTerms(forbidden) as errors.ApiError;
     expect(told.message).toContain(
       "(the credentials are valid but not allowed this call: give the API key a role",
     );
     expect(forbidden.hint).toBeUndefined();
 
-    const rejected = new AuthenticationError({ ...call, detail: "no" });
+    const rejected = new errors.AuthenticationError({ ...call, detail: "no" });
     expect(rejected.message).toBe(
       "PATCH /orgs/5f1/apiKeys/5f2 failed: 401 — the server rejected the credentials (server: no); check the credentials",
     );
-    const explained = inOpsManagerTerms(rejected) as AuthenticationError;
-    expect(explained).toBeInstanceOf(AuthenticationError);
+    const explained = inOpsManagerTerms(rejected) as errors.AuthenticationError;
+    expect(explained).toBeInstanceOf(errors.AuthenticationError);
     expect(explained.code).toBe("OM_ERR_AUTH");
     expect(explained.message).toContain("; check the public key and private key (or user name and API key)");
     expect(explained.message).toContain("that the API key is enabled");
 
-    const scheme = new AuthenticationError({ ...call, why: "unsupported-challenge", offered: "Basic" });
+    const scheme = new errors.AuthenticationError({
+      ...call,
+      why: "unsupported-challenge",
+      offered: "Basic",
+    });
     expect(scheme.message).not.toContain("Ops Manager");
     expect((inOpsManagerTerms(scheme) as Error).message).toContain(
       "(it offered: Basic); Ops Manager's public API uses HTTP Digest with MD5 or SHA-256",
@@ -152,12 +151,12 @@ describe("each layer adds its own meaning to what HTTP says", () => {
   });
 
   it("a 409 says the resource changed; through a resource it says to run pulumi refresh", () => {
-    const conflict = new ApiError({ ...call, status: 409 });
+    const conflict = new errors.ApiError({ ...call, status: 409 });
     expect(conflict.message).toBe(
       "PATCH /orgs/5f1/apiKeys/5f2 failed: 409 (the resource changed meanwhile; try again)",
     );
     const shown = inContext("OrgApiKey (API key id 5f2 in organization 5f1)", conflict);
-    expect(shown).toBeInstanceOf(ApiError);
+    expect(shown).toBeInstanceOf(errors.ApiError);
     expect(shown.message).toBe(
       "OrgApiKey (API key id 5f2 in organization 5f1): PATCH /orgs/5f1/apiKeys/5f2 failed: 409 " +
         "(the resource changed meanwhile; run `pulumi refresh`, then try again)",
