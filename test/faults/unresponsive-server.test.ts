@@ -1,6 +1,6 @@
 /**
  * A server that stops answering: every call fails within the configured timeout (per attempt) times
- * the attempts, plus the retry backoff, with a message naming the URL and the setting to change; no
+ * the attempts, plus the retry backoff, with a message naming the call and the setting to change; no
  * connection is left open and the host keeps serving. Through the real host, `opsmanager:timeoutSeconds`
  * set to 1 as a user would.
  */
@@ -82,7 +82,7 @@ afterAll(async () => {
 });
 
 describe("a server that stops answering", () => {
-  it("a read fails after its attempts, each cut at the timeout, naming the URL and the timeout setting", async () => {
+  it("a read fails after its attempts, each cut at the timeout, naming the call and the timeout setting", async () => {
     const silentUrl = `http://127.0.0.1:${(silent.address() as net.AddressInfo).port}`;
     const [simHost, silentHost, silentJobHost] = await Promise.all([
       fx.newHost(config(sim.url)),

@@ -27,6 +27,20 @@ export function notSentNote(call: CallInfo): string {
   return `; the ${call.probeFor} itself was not sent, so the server did not act on it`;
 }
 
+/**
+ * The server's part of a URL, for a message that must name where the user should look (network, TLS,
+ * scheme): `om.example.com:8443`, or the host alone. The URL is the client's own, so it parses; the
+ * fallback only keeps the message whole.
+ */
+export function hostOf(url: string, withPort: boolean): string {
+  try {
+    const parsed = new URL(url);
+    return withPort ? parsed.host : parsed.hostname;
+  } catch {
+    return url;
+  }
+}
+
 /** Whitespace collapsed and cut to `max` characters, for quoting a body in a message. */
 export function quoteSnippet(text: string, max = 200): string {
   const flat = text.replace(/\s+/g, " ").trim();

@@ -1,4 +1,4 @@
-import { type CallInfo, callHead, notSentNote, oneLine } from "./format";
+import { type CallInfo, callHead, hostOf, notSentNote, oneLine } from "./format";
 import { RequestError } from "./request-error";
 
 /** A failure below HTTP: the connection could not be made or broke. */
@@ -16,16 +16,6 @@ export interface NetworkErrorInit extends CallInfo {
   cause?: unknown;
   /** The base URL setting, as the user knows it. Default `baseUrl`. */
   baseUrlSetting?: string;
-}
-
-/** The server's part of a URL, for a message: `om.example.com:8443`, or the host alone. */
-function hostOf(url: string, withPort: boolean): string {
-  try {
-    const parsed = new URL(url);
-    return withPort ? parsed.host : parsed.hostname;
-  } catch {
-    return url;
-  }
 }
 
 /** What each failure means and what to check; `setting` is how the user gives the base URL. */

@@ -1,4 +1,4 @@
-import { callHead, notSentNote } from "./format";
+import { callHead, hostOf, notSentNote } from "./format";
 import { NetworkError, type NetworkErrorInit } from "./network-error";
 
 /** A base URL whose scheme the server does not speak, and what it does speak. */
@@ -30,12 +30,7 @@ export class SchemeMismatchError extends NetworkError {
 }
 
 function formatMessage(init: SchemeMismatchErrorInit): string {
-  let server = init.url;
-  try {
-    server = new URL(init.url).host;
-  } catch {
-    // The URL is the client's own and parses; the fallback only keeps the message whole.
-  }
+  const server = hostOf(init.url, true);
   const setting = init.baseUrlSetting ?? "baseUrl";
   const head = `${callHead(init)} failed: the server at ${server}`;
   const code = init.causeCode ? ` [${init.causeCode}]` : "";

@@ -1,4 +1,4 @@
-import { callHead } from "./format";
+import { callHead, hostOf } from "./format";
 import { NetworkError, type NetworkErrorInit } from "./network-error";
 
 /** Node's codes for a server certificate that does not verify. */
@@ -35,7 +35,8 @@ export interface TlsErrorInit extends Omit<NetworkErrorInit, "requestSent"> {
 function formatTlsMessage(init: TlsErrorInit): string {
   const setting = init.setting ?? "caCertificate";
   const code = init.causeCode ?? "TLS";
-  const head = `${callHead(init)} failed: the server's certificate is not trusted (${code})`;
+  // The server is named here, since the URL is not in the message: its certificate is what to check.
+  const head = `${callHead(init)} failed: the server's certificate is not trusted (${code}, server at ${hostOf(init.url, true)})`;
   if (code === "ERR_TLS_CERT_ALTNAME_INVALID") {
     return (
       `${head}: it does not name the host in the URL; use the host name the certificate was issued for, ` +
