@@ -195,27 +195,6 @@ export async function listOrgApiKeysByPage(
   );
 }
 
-/** The key `selector` names among `keys`, or `undefined`. */
-export function selectApiKey(keys: Iterable<ApiKey>, selector: ApiKeySelector): ApiKey | undefined {
-  for (const key of keys) {
-    if (selector.id !== undefined ? key.id === selector.id : key.publicKey === selector.publicKey) return key;
-  }
-  return undefined;
-}
-
-/**
- * Find one key of an organization by id or public key, through the list pages (the API has no read
- * of a single key), read as {@link listAllOrgApiKeys} reads them. `undefined` when the organization
- * has no such key.
- */
-export async function findOrgApiKey(
-  transport: Transport,
-  orgId: string,
-  selector: ApiKeySelector,
-): Promise<ApiKey | undefined> {
-  return selectApiKey(await listAllOrgApiKeys(transport, orgId), selector);
-}
-
 /**
  * `PATCH /orgs/{ORG-ID}/apiKeys/{API-KEY-ID}` with only the given fields. At least one of `desc` and
  * `roles` is required (spec, Update an API key); roles are organization role names.

@@ -39,12 +39,16 @@ export function pageQuery(options: Partial<PageRequest>): PageRequest {
 /** How many times a listing whose pages disagree is read in all before it is reported. */
 export const LISTING_READS = 3;
 
-/** How an organization's listing is read (`listAllOrgApiKeys`, `listOrgApiKeysByPage`). */
+/**
+ * Pages of one read asked at once after page 1: enough that a listing of thousands is not read one
+ * round trip at a time, few enough that one listing does not crowd out the deployment's other calls.
+ */
+const PAGES_AT_ONCE = 8;
+
+/** How a listing is read (`listAllOrgApiKeys`, `listOrgApiKeysByPage`, and the jobs' listings). */
 export interface ListAllOptions {
   /** Asked of page 1, 1 to 500. Default 500. A server that serves fewer sets the size of the others. */
   itemsPerPage?: number;
-  /** Pages read at once after page 1. Default 8. */
-  concurrency?: number;
   /** Reads of the whole listing, at most, while its pages disagree. Default {@link LISTING_READS}. */
   maxReads?: number;
 }
@@ -82,7 +86,6 @@ const count = (n: number) => n.toLocaleString("en-US");
 async function readListingOnce<K extends { id: string }>(
   readPage: (request: PageRequest) => Promise<Page<K>>,
   itemsPerPage: number,
-  concurrency: number,
   onPage: (keys: K[], pageNum: number) => void,
   noun: ListingNoun,
 ): Promise<Read<K>> {
@@ -121,7 +124,7 @@ async function readListingOnce<K extends { id: string }>(
       read.disagreement ??= disagrees(page, pageNum);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(Math.max(1, concurrency), pageCount - 1) }, worker));
+  await Promise.all(Array.from({ length: Math.min(PAGES_AT_ONCE, pageCount - 1) }, worker));
   if (read.disagreement !== undefined) return read;
   const pageOf = new Map<string, number>();
   read.pages.forEach((keys, i) => {
@@ -185,7 +188,7 @@ export async function readConsistentListing<K extends { id: string }>(
   let disagreement = "";
   let url = "";
   for (let reads = 1; reads <= maxReads; reads++) {
-    const read = await readListingOnce(readPage, itemsPerPage, options.concurrency ?? 8, onPage, noun);
+    const read = await readListingOnce(readPage, itemsPerPage, onPage, noun);
     url = read.url;
     if (read.disagreement !== undefined) {
       disagreement = read.disagreement;

@@ -161,7 +161,7 @@ function afterPatch(before: ApiKey, after: ApiKey): ApiKey {
 async function patch(orgId: string, before: ApiKey, change: ApiKeyChange): Promise<ApiKey> {
   const client = currentClient();
   const after = afterPatch(before, await patchOrgApiKey(client, orgId, before.id, change));
-  await rememberKey(client, orgId, after);
+  rememberKey(client, orgId, after);
   return after;
 }
 

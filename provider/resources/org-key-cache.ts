@@ -178,7 +178,7 @@ export async function findKey(
 }
 
 /** Keep the shared listing fresh with a key the server just returned (a PATCH response). */
-export async function rememberKey(transport: Transport, orgId: string, key: ApiKey): Promise<void> {
+export function rememberKey(transport: Transport, orgId: string, key: ApiKey): void {
   listingsOf(transport).get(orgId)?.index.answer(key);
 }
 
