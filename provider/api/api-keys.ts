@@ -1,7 +1,7 @@
 import { isRecord } from "../client/is-record";
 import type { JsonResponse, RequestOptions } from "../client/types";
 import { explainAuthorization, type Operation } from "./authorization-error";
-import { idSegment, show } from "./ids";
+import { idSegment, quoteValue } from "./ids";
 import { InputError } from "./input-error";
 import { ListedRecord } from "./listed-record";
 import { type ListAllOptions, pageQuery, readConsistentListing } from "./listing-pages";
@@ -114,7 +114,7 @@ export interface ListedApiKeyPage {
   url: string;
 }
 
-const isName = (value: unknown): value is string => typeof value === "string" && value !== "";
+const isNonEmptyString = (value: unknown): value is string => typeof value === "string" && value !== "";
 
 /**
  * `GET /orgs/{ORG-ID}/apiKeys`, with the page's envelope checked now and each key when it is used
@@ -130,7 +130,7 @@ export async function listOrgApiKeysPageCheckedOnUse(
   const page = parseResponse(apiKeyListingSchema, response, "GET", path);
   const results: ListedApiKey[] = [];
   for (const [index, record] of page.results.entries()) {
-    if (!isRecord(record) || !isName(record.id) || !isName(record.publicKey)) {
+    if (!isRecord(record) || !isNonEmptyString(record.id) || !isNonEmptyString(record.publicKey)) {
       // Not even an id and a public key: the whole page's schema says what is wrong, as it would have.
       parseResponse(apiKeyPageSchema, response, "GET", path);
       throw new Error(`results[${index}] of ${path} has no id or public key`);
@@ -207,14 +207,15 @@ export async function patchOrgApiKey(
 ): Promise<ApiKey> {
   const body: ApiKeyChange = {};
   if (change.desc !== undefined) {
-    if (typeof change.desc !== "string") throw new InputError("desc", "must be a string", show(change.desc));
+    if (typeof change.desc !== "string")
+      throw new InputError("desc", "must be a string", quoteValue(change.desc));
     body.desc = change.desc;
   }
   if (change.roles !== undefined) {
     if (!Array.isArray(change.roles)) throw new InputError("roles", "must be an array of role names");
     change.roles.forEach((role, i) => {
       if (!(ORG_ROLES as readonly string[]).includes(role)) {
-        throw new InputError(`roles[${i}]`, `must be one of ${ORG_ROLES.join(", ")}`, show(role));
+        throw new InputError(`roles[${i}]`, `must be one of ${ORG_ROLES.join(", ")}`, quoteValue(role));
       }
     });
     body.roles = [...change.roles];

@@ -5,7 +5,7 @@
  * when it never agrees.
  */
 
-import { show } from "./ids";
+import { quoteValue } from "./ids";
 import { InconsistentListingError } from "./inconsistent-listing-error";
 import { InputError } from "./input-error";
 import { MAX_ITEMS_PER_PAGE } from "./schemas";
@@ -24,13 +24,13 @@ export function pageQuery(options: Partial<PageRequest>): PageRequest {
   const pageNum = options.pageNum ?? 1;
   const itemsPerPage = options.itemsPerPage ?? MAX_ITEMS_PER_PAGE;
   if (!Number.isInteger(pageNum) || pageNum < 1) {
-    throw new InputError("pageNum", "must be a whole number from 1", show(pageNum));
+    throw new InputError("pageNum", "must be a whole number from 1", quoteValue(pageNum));
   }
   if (!Number.isInteger(itemsPerPage) || itemsPerPage < 1 || itemsPerPage > MAX_ITEMS_PER_PAGE) {
     throw new InputError(
       "itemsPerPage",
       `must be a whole number from 1 to ${MAX_ITEMS_PER_PAGE}`,
-      show(itemsPerPage),
+      quoteValue(itemsPerPage),
     );
   }
   return { pageNum, itemsPerPage };
@@ -180,7 +180,7 @@ export async function readConsistentListing<K extends { id: string }>(
   const maxReads = options.maxReads ?? LISTING_READS;
   const least = how.sameTwice ? 2 : 1;
   if (!Number.isInteger(maxReads) || maxReads < least) {
-    throw new InputError("maxReads", `must be a whole number from ${least}`, show(maxReads));
+    throw new InputError("maxReads", `must be a whole number from ${least}`, quoteValue(maxReads));
   }
   const onPage = how.onPage ?? (() => {});
   const noun = how.noun ?? KEYS;

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { isApiKeyGone } from "../api/api-key-gone";
 import { type ApiKeyChange, type ApiKeySelector, patchOrgApiKey } from "../api/api-keys";
-import { idRule, show } from "../api/ids";
+import { idRule, quoteValue } from "../api/ids";
 import { type ApiKey, ORG_ROLES, type OrgRole } from "../api/schemas";
 import { inContext } from "./in-context";
 import { findKey, rememberKey } from "./org-key-cache";
@@ -17,7 +17,7 @@ const DESC_MAX = 250;
 
 const idSchema = (rule: string) =>
   z.string(typeRule(rule)).refine((v) => idRule(v) === undefined, {
-    error: (issue) => `${idRule(issue.input)} (got ${show(issue.input)})`,
+    error: (issue) => `${idRule(issue.input)} (got ${quoteValue(issue.input)})`,
   });
 
 // A project role where an organization role belongs is a likely mistake: say what it is.
@@ -165,7 +165,8 @@ async function patch(orgId: string, before: ApiKey, change: ApiKeyChange): Promi
   return after;
 }
 
-function inState(outs: OrgApiKeyProviderOutputs): ApiKey {
+/** The key as the state recorded it: what update and delete PATCH from, with no listing read. */
+function keyInState(outs: OrgApiKeyProviderOutputs): ApiKey {
   return {
     id: outs.apiKeyId,
     publicKey: outs.publicKey,
@@ -272,7 +273,7 @@ export async function create(inputs: OrgApiKeyProviderInputs) {
 export async function update(id: string, olds: OrgApiKeyProviderOutputs, news: OrgApiKeyProviderInputs) {
   await whenConfigured();
   try {
-    let key = inState(olds);
+    let key = keyInState(olds);
     if (changeFor(news, { desc: olds.desc, roles: olds.roles }) !== undefined) {
       key = await patch(news.orgId, key, declaredChange(news));
     }
@@ -332,7 +333,7 @@ export async function remove(id: string, olds: OrgApiKeyProviderOutputs): Promis
   if (olds.managed?.roles && olds.adopted.roles.length > 0) change.roles = olds.adopted.roles as OrgRole[];
   if (change.desc === undefined && change.roles === undefined) return;
   try {
-    await patch(olds.orgId, inState(olds), change);
+    await patch(olds.orgId, keyInState(olds), change);
   } catch (error) {
     // A key that is gone has nothing to restore.
     if (isApiKeyGone(error)) return;
