@@ -5,7 +5,8 @@
 import * as http from "node:http";
 import * as https from "node:https";
 import type { AddressInfo } from "node:net";
-import { API_ROOT, type ApiResult, defaultErrorCode, errorBody, handleApiRequest } from "./api";
+import { API_ROOT, type ApiResult, defaultErrorCode, errorBody } from "./answers";
+import { handleApiRequest } from "./api";
 import { DEFAULT_NONCE_LIFETIME_MS, DigestAuthenticator } from "./digest";
 import { type ChosenFault, Faults, validatePageCap } from "./faults";
 import { profileRules } from "./profiles";
