@@ -108,18 +108,3 @@ export async function listLogCollectionJobsByPage(
     { onPage: (jobs) => onPage(jobs), noun: JOBS },
   );
 }
-
-/** Every job of a project, each once and checked against the schema (see {@link listLogCollectionJobsByPage}). */
-export async function listAllLogCollectionJobs(
-  transport: Transport,
-  groupId: string,
-  options: ListAllOptions = {},
-): Promise<LogCollectionJobRecord[]> {
-  const pages = await readConsistentListing(
-    jobsPath(groupId),
-    (page) => listLogCollectionJobsPage(transport, groupId, page),
-    options,
-    { noun: JOBS },
-  );
-  return pages.flat().map((job) => job.record());
-}
