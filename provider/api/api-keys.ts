@@ -82,8 +82,8 @@ async function readCheckedPage(
 
 /**
  * A key of an organization's listing: its id and public key read, the rest of its record checked
- * against the key schema (and its private key masked) only when {@link key} is first called: a
- * deployment that manages 200 keys of an org of 5,000 checks 200 records, not 5,000.
+ * against the key schema (and its private key masked) only when {@link key} is first called, so that a
+ * key the server describes wrongly fails only the resource that uses it (see {@link ListedRecord}).
  */
 export class ListedApiKey extends ListedRecord<ApiKey> {
   readonly publicKey: string;
