@@ -4,7 +4,7 @@ import { explainAuthorization, type Operation } from "./authorization-error";
 import { idSegment, quoteValue } from "./ids";
 import { InputError } from "./input-error";
 import { ListedRecord } from "./listed-record";
-import { type ListAllOptions, pageQuery, readConsistentListing } from "./listing-pages";
+import { type ListAllOptions, type Page, pageQuery, readConsistentListing } from "./listing-pages";
 import { explainNotFound, type PathIds } from "./not-found";
 import { parseResponse } from "./parse";
 import { apiKeyListingSchema, apiKeyPageSchema, apiKeySchema } from "./schemas";
@@ -67,7 +67,8 @@ export async function listOrgApiKeysPage(
   orgId: string,
   options: PageOptions = {},
 ): Promise<ApiKeyPage> {
-  return (await readCheckedPage(transport, orgId, options)).page;
+  const { results, totalCount } = await readCheckedPage(transport, orgId, options);
+  return { results, totalCount };
 }
 
 /** One page, every key checked against the schema, and the URL it came from. */
@@ -75,9 +76,9 @@ async function readCheckedPage(
   transport: Transport,
   orgId: string,
   options: PageOptions,
-): Promise<{ page: ApiKeyPage; url: string }> {
+): Promise<Page<ApiKey>> {
   const { response, path } = await getKeysPage(transport, orgId, options);
-  return { page: parseResponse(apiKeyPageSchema, response, "GET", path), url: response.url };
+  return { ...parseResponse(apiKeyPageSchema, response, "GET", path), url: response.url };
 }
 
 /**
@@ -106,14 +107,6 @@ export class ListedApiKey extends ListedRecord<ApiKey> {
   }
 }
 
-/** One page of keys, each checked on use: see {@link ListedApiKey}. */
-export interface ListedApiKeyPage {
-  results: ListedApiKey[];
-  totalCount: number;
-  /** The page's absolute URL, query included. */
-  url: string;
-}
-
 const isNonEmptyString = (value: unknown): value is string => typeof value === "string" && value !== "";
 
 /**
@@ -125,7 +118,7 @@ export async function listOrgApiKeysPageCheckedOnUse(
   transport: Transport,
   orgId: string,
   options: PageOptions = {},
-): Promise<ListedApiKeyPage> {
+): Promise<Page<ListedApiKey>> {
   const { response, path } = await getKeysPage(transport, orgId, options);
   const page = parseResponse(apiKeyListingSchema, response, "GET", path);
   const results: ListedApiKey[] = [];
@@ -163,10 +156,7 @@ export async function listAllOrgApiKeys(
 ): Promise<ApiKey[]> {
   const pages = await readConsistentListing(
     keysPath(orgId),
-    async (page) => {
-      const { page: read, url } = await readCheckedPage(transport, orgId, page);
-      return { results: read.results, totalCount: read.totalCount, url };
-    },
+    (page) => readCheckedPage(transport, orgId, page),
     options,
     { sameTwice: true },
   );

@@ -53,10 +53,11 @@ export interface ListAllOptions {
   maxReads?: number;
 }
 
-/** A page as the pager needs it: its keys (by id), the server's count, and its URL for errors. */
+/** One page of a listing: its records (by id), the server's count, and its URL for errors. */
 export interface Page<K> {
   results: K[];
   totalCount: number;
+  /** The page's absolute URL, query included. */
   url: string;
 }
 

@@ -9,7 +9,13 @@ import { isRecord } from "../client/is-record";
 import type { JsonResponse } from "../client/types";
 import { hex24Segment } from "./ids";
 import { ListedRecord } from "./listed-record";
-import { type ListAllOptions, type PageRequest, pageQuery, readConsistentListing } from "./listing-pages";
+import {
+  type ListAllOptions,
+  type Page,
+  type PageRequest,
+  pageQuery,
+  readConsistentListing,
+} from "./listing-pages";
 import { explainJobError } from "./log-collection-job-answers";
 import { parseResponse } from "./parse";
 import {
@@ -52,20 +58,12 @@ export class ListedJob extends ListedRecord<LogCollectionJobRecord> {
   }
 }
 
-/** One page of a project's jobs, each checked on use. */
-export interface ListedJobPage {
-  results: ListedJob[];
-  totalCount: number;
-  /** The page's absolute URL, query included. */
-  url: string;
-}
-
 /** One page of a project's jobs (`verbose` is not asked: child jobs are not read). */
 export async function listLogCollectionJobsPage(
   transport: Transport,
   groupId: string,
   page: Partial<PageRequest> = {},
-): Promise<ListedJobPage> {
+): Promise<Page<ListedJob>> {
   const path = jobsPath(groupId);
   const { pageNum, itemsPerPage } = pageQuery(page);
   let response: JsonResponse;
