@@ -8,9 +8,6 @@ import * as logCollectionJob from "./resources/log-collection-job-methods";
 import * as orgApiKey from "./resources/org-api-key-methods";
 import { configure } from "./resources/runtime";
 
-/** Version of the host contract; bumped only by a change that older provider text cannot call. */
-export const HOST_CONTRACT = 1;
-
 export { configure };
 
 /** OrgApiKey's methods, named as `pulumi.dynamic.ResourceProvider` names them. */

@@ -14,8 +14,8 @@
  * purpose: it is a local test server, and they are what a user pastes.
  */
 import * as fs from "node:fs";
-import { SETTINGS } from "../provider/resources/settings";
 import { startSimulator } from "./server";
+import { STACK_SETTINGS } from "./stack-settings";
 import type { Simulator, SimulatorOptions } from "./types";
 
 /** The port the simulator listens on when `--port` is not given. */
@@ -108,7 +108,7 @@ function shellWord(value: string): string {
  * whole of it, or any line of it, can be pasted into a POSIX shell.
  */
 export function startupText(sim: Simulator, opts: SimulatorOptions): string {
-  const { baseUrl, publicKey, privateKey, caCertificate } = SETTINGS;
+  const { baseUrl, publicKey, privateKey, caCertificate } = STACK_SETTINGS;
   const keys = sim.state.apiKeys(sim.orgId).filter((k) => k.publicKey !== sim.publicKey);
   const adopt = keys[0];
   const lines = [
@@ -120,14 +120,14 @@ export function startupText(sim: Simulator, opts: SimulatorOptions): string {
     `pulumi config set --secret ${privateKey.config} ${shellWord(sim.privateKey)}`,
     "#",
     "# Or the environment:",
-    `export ${baseUrl.env[0]}=${shellWord(sim.url)}`,
-    `export ${publicKey.env[0]}=${shellWord(sim.publicKey)}`,
-    `export ${privateKey.env[0]}=${shellWord(sim.privateKey)}`,
+    `export ${baseUrl.env}=${shellWord(sim.url)}`,
+    `export ${publicKey.env}=${shellWord(sim.publicKey)}`,
+    `export ${privateKey.env}=${shellWord(sim.privateKey)}`,
     ...(opts.tls
       ? [
           "#",
           `# Over HTTPS, also give the PEM file of the CA that signed --tls-cert: ${caCertificate.config}`,
-          `# (pulumi config set ${caCertificate.config} FILE, or export ${caCertificate.env[0]}=FILE).`,
+          `# (pulumi config set ${caCertificate.config} FILE, or export ${caCertificate.env}=FILE).`,
         ]
       : []),
     "#",

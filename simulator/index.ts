@@ -13,8 +13,9 @@
  * await sim.close();
  */
 export { DIGEST_REALM, digestResponse, formatChallenge, parseDigestHeader } from "./digest";
+export { SERVICE_VERSION } from "./framing";
 export { PROFILES, type ProfileRules } from "./profiles";
-export { SERVICE_VERSION, startSimulator } from "./server";
+export { startSimulator } from "./server";
 export {
   DEFAULT_GROUP_ID,
   DEFAULT_ORG_ID,

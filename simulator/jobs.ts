@@ -18,7 +18,7 @@ import {
   pagination,
   parseJsonBody,
   unauthorized,
-} from "./api";
+} from "./answers";
 import type { ProfileRules } from "./profiles";
 import type { SimState } from "./state";
 import type { SimLogCollectionJob } from "./types";

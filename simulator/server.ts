@@ -1,27 +1,21 @@
 /**
  * The simulator's HTTP(S) server: reads each request, records it, authenticates it with digest,
- * applies injected faults, routes it to ./api and frames the answer as the deployed server does.
+ * applies injected faults, routes it to ./api and sends the answer as ./framing frames it.
  */
 import * as http from "node:http";
 import * as https from "node:https";
 import type { AddressInfo } from "node:net";
-import { API_ROOT, type ApiResult, defaultErrorCode, errorBody, handleApiRequest } from "./api";
+import { API_ROOT, errorBody } from "./answers";
+import { handleApiRequest } from "./api";
 import { DEFAULT_NONCE_LIFETIME_MS, DigestAuthenticator } from "./digest";
 import { type ChosenFault, Faults, validatePageCap } from "./faults";
+import { challengeAnswer, type Framed, faultAnswer, frame, jsonHeaders } from "./framing";
 import { profileRules } from "./profiles";
 import { SimState } from "./state";
-import type { Fault, RecordedRequest, Simulator, SimulatorOptions } from "./types";
-
-/** The `X-Vendor-Service-Version` value the simulator sends on every non-401 response. */
-export const SERVICE_VERSION =
-  "gitHash=5e1d2c3b4a59687766554433221100ffeeddccbb; versionString=8.0.0.500.20260101T0000Z";
+import type { RecordedRequest, Simulator, SimulatorOptions } from "./types";
 
 const MAX_BODY_BYTES = 1024 * 1024;
 const KEEP_ALIVE_TIMEOUT_MS = 30_000;
-const UNAUTHORIZED_BODY = JSON.stringify(
-  errorBody(401, undefined, "You are not authorized for this resource."),
-);
-
 function validateOptions(opts: SimulatorOptions): void {
   if (opts.port !== undefined && !(Number.isInteger(opts.port) && opts.port >= 0 && opts.port <= 65535)) {
     throw new RangeError(`port must be an integer from 0 to 65535, got ${opts.port}`);
@@ -120,58 +114,11 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       timers.add(timer);
     });
 
-  const send = (
-    res: http.ServerResponse,
-    entry: RecordedRequest,
-    status: number,
-    headers: Record<string, string>,
-    text: string | Buffer,
-  ) => {
+  const send = (res: http.ServerResponse, entry: RecordedRequest, { status, headers, text }: Framed) => {
     if (res.destroyed || res.headersSent) return;
     entry.status = status;
     res.writeHead(status, { ...headers, "Content-Length": String(Buffer.byteLength(text)) });
     res.end(text);
-  };
-
-  const jsonHeaders = (extra: Record<string, string> = {}): Record<string, string> => ({
-    "X-Vendor-Service-Version": SERVICE_VERSION,
-    Vary: "Accept-Encoding",
-    "Content-Type": "application/json",
-    "Strict-Transport-Security": "max-age=300",
-    ...extra,
-  });
-
-  const sendUnauthorized = (res: http.ServerResponse, entry: RecordedRequest, challenge: string) => {
-    send(
-      res,
-      entry,
-      401,
-      { "WWW-Authenticate": challenge, "Content-Type": "application/json;charset=ISO-8859-1" },
-      UNAUTHORIZED_BODY,
-    );
-  };
-
-  const sendFault = (res: http.ServerResponse, entry: RecordedRequest, fault: Fault) => {
-    const retryAfter =
-      fault.retryAfterSeconds ??
-      (fault.status === 429 && fault.raw === undefined ? rules.defaultRetryAfterSeconds : undefined);
-    const extra: Record<string, string> =
-      retryAfter === undefined ? {} : { "Retry-After": String(retryAfter) };
-    if (fault.raw) {
-      send(res, entry, fault.raw.status, { "Content-Type": fault.raw.contentType, ...extra }, fault.raw.body);
-      return;
-    }
-    const status = fault.status ?? 500;
-    if (status === 401) {
-      sendUnauthorized(res, entry, digest.challenge(false));
-      return;
-    }
-    const detail =
-      status === 429
-        ? "Too many requests; the rate limit was exceeded. Retry later."
-        : `The server answered ${status} ${http.STATUS_CODES[status] ?? ""}.`.replace(" .", ".");
-    const body = errorBody(status, fault.errorCode ?? defaultErrorCode(status), detail);
-    send(res, entry, status, jsonHeaders(extra), JSON.stringify(body));
   };
 
   /** Applies what a fault does before the request is acted on; `true` when that ends the request. */
@@ -194,38 +141,14 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     }
     if ((fault.raw !== undefined || fault.status !== undefined) && !fault.actThenFail) {
       fault.whenAnswered?.(entry);
-      sendFault(res, entry, fault);
+      send(
+        res,
+        entry,
+        faultAnswer(fault, rules, () => digest.challenge(false)),
+      );
       return true;
     }
     return false;
-  };
-
-  const frame = (
-    result: ApiResult,
-    query: Record<string, string>,
-  ): { status: number; text: string | Buffer; headers: Record<string, string> } => {
-    if (result.raw !== undefined) {
-      const { "Content-Type": _json, ...headers } = jsonHeaders(result.headers);
-      return {
-        status: result.status,
-        text: result.raw.body,
-        headers: { ...headers, "Content-Type": result.raw.contentType },
-      };
-    }
-    let status = result.status;
-    let body = result.body;
-    if (query.envelope?.toLowerCase() === "true") {
-      body = result.list ? { ...(body as Record<string, unknown>), status } : { status, envelope: body };
-      status = 200;
-    }
-    // An answer without a body (a job's extension or delete) stays empty, enveloped or not.
-    const text =
-      body === undefined
-        ? ""
-        : query.pretty?.toLowerCase() === "true"
-          ? JSON.stringify(body, null, 2)
-          : JSON.stringify(body);
-    return { status, text, headers: jsonHeaders(result.headers) };
   };
 
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
@@ -262,12 +185,12 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
 
     if (size > MAX_BODY_BYTES) {
       const body = errorBody(413, "PAYLOAD_TOO_LARGE", `The request body exceeds ${MAX_BODY_BYTES} bytes.`);
-      send(res, entry, 413, jsonHeaders(), JSON.stringify(body));
+      send(res, entry, { status: 413, headers: jsonHeaders(), text: JSON.stringify(body) });
       return;
     }
     if (path !== API_ROOT && !path.startsWith(`${API_ROOT}/`)) {
       const body = errorBody(404, "RESOURCE_NOT_FOUND", `Cannot find resource ${path}.`, [path]);
-      send(res, entry, 404, jsonHeaders(), JSON.stringify(body));
+      send(res, entry, { status: 404, headers: jsonHeaders(), text: JSON.stringify(body) });
       return;
     }
 
@@ -278,7 +201,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     const verdict = digest.verify(req.headers.authorization, method, target);
     if (verdict.fields) entry.digest = scrubRecord(verdict.fields);
     if (!verdict.ok) {
-      sendUnauthorized(res, entry, verdict.challenge);
+      send(res, entry, challengeAnswer(verdict.challenge));
       return;
     }
     entry.authenticated = true;
@@ -309,7 +232,11 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       return;
     }
     if (answersFault) {
-      sendFault(res, entry, fault);
+      send(
+        res,
+        entry,
+        faultAnswer(fault, rules, () => digest.challenge(false)),
+      );
       return;
     }
     const framed = frame(result, query);
@@ -324,7 +251,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       res.write(buf.subarray(0, Math.max(1, Math.floor(buf.length / 2))), () => req.socket.destroy());
       return;
     }
-    send(res, entry, framed.status, framed.headers, framed.text);
+    send(res, entry, framed);
   };
 
   const onRequest = (req: http.IncomingMessage, res: http.ServerResponse) => {

@@ -1,10 +1,10 @@
 /**
  * The simulator's data: organizations, groups, API keys and log collection jobs, seeded
- * deterministically and optionally kept in a JSON file.
+ * deterministically and optionally kept in a JSON file (./state-file).
  */
 import * as fs from "node:fs";
-import * as path from "node:path";
 import { Prng } from "./prng";
+import { StateFile, type StateSnapshot } from "./state-file";
 import type {
   NewSimLogCollectionJob,
   SeedOptions,
@@ -52,23 +52,6 @@ export const DEFAULT_JOB_DURATION_MS = 30_000;
  */
 export const JOB_LIFETIME_MS = 30 * 24 * 3600_000;
 
-const STATE_FORMAT = "ops-manager-simulator-state";
-const SAVE_DEBOUNCE_MS = 25;
-
-interface StateFileContent {
-  format: typeof STATE_FORMAT;
-  version: 1;
-  orgId: string;
-  groupId: string;
-  adminKeyId: string;
-  prng: number;
-  generated: number;
-  orgs: string[];
-  groups: string[];
-  apiKeys: SimApiKey[];
-  jobs: SimLogCollectionJob[];
-}
-
 function copyKey(key: SimApiKey): SimApiKey {
   return { ...key, roles: key.roles.map((r) => ({ ...r })) };
 }
@@ -97,10 +80,7 @@ export class SimState {
   // Every private key the state has ever held, kept after removal so the request log can still be
   // scrubbed of it.
   private readonly secrets = new Set<string>();
-  private readonly stateFile: string | undefined;
-  private saveTimer: NodeJS.Timeout | undefined;
-  private saving: Promise<void> = Promise.resolve();
-  private dirty = false;
+  private readonly file: StateFile | undefined;
 
   private constructor(
     stateFile: string | undefined,
@@ -109,7 +89,7 @@ export class SimState {
     adminKeyId: string,
     seed: number,
   ) {
-    this.stateFile = stateFile;
+    this.file = stateFile === undefined ? undefined : new StateFile(stateFile, () => this.snapshot());
     this.orgId = orgId;
     this.groupId = groupId;
     this.adminKeyId = adminKeyId;
@@ -141,21 +121,12 @@ export class SimState {
       ],
     });
     state.addApiKeys(seed.keys ?? DEFAULT_KEY_COUNT);
-    if (stateFile !== undefined) state.scheduleSave();
+    state.file?.changed();
     return state;
   }
 
   private static load(stateFile: string): SimState {
-    const text = fs.readFileSync(stateFile, "utf8");
-    let data: StateFileContent;
-    try {
-      data = JSON.parse(text) as StateFileContent;
-    } catch (error) {
-      throw new Error(`simulator state file ${stateFile} is not JSON: ${(error as Error).message}`);
-    }
-    if (data === null || typeof data !== "object" || data.format !== STATE_FORMAT || data.version !== 1) {
-      throw new Error(`simulator state file ${stateFile} is not a version 1 simulator state`);
-    }
+    const data = StateFile.read(stateFile);
     const state = new SimState(stateFile, data.orgId, data.groupId, data.adminKeyId, 0);
     state.prng.state = data.prng >>> 0;
     state.generated = data.generated;
@@ -164,7 +135,7 @@ export class SimState {
     for (const key of data.apiKeys) state.insertKey(copyKey(key));
     // State files written before jobs had a life (status, expiration) get one as of their creation.
     for (const job of data.jobs) state.insertJob(state.completeJob(job));
-    state.dirty = false;
+    state.file?.saved();
     return state;
   }
 
@@ -392,12 +363,7 @@ export class SimState {
 
   /** Writes any pending change now and waits for it. */
   async flush(): Promise<void> {
-    if (this.saveTimer) {
-      clearTimeout(this.saveTimer);
-      this.saveTimer = undefined;
-    }
-    if (this.dirty) this.writeSoon();
-    await this.saving;
+    await this.file?.flush();
   }
 
   private generateRoles(orgId: string): SimRole[] {
@@ -429,28 +395,12 @@ export class SimState {
   }
 
   private changed(): void {
-    this.dirty = true;
-    this.scheduleSave();
+    this.file?.changed();
   }
 
-  private scheduleSave(): void {
-    if (this.stateFile === undefined) return;
-    this.dirty = true;
-    if (this.saveTimer) return;
-    this.saveTimer = setTimeout(() => {
-      this.saveTimer = undefined;
-      this.writeSoon();
-    }, SAVE_DEBOUNCE_MS);
-    this.saveTimer.unref();
-  }
-
-  private writeSoon(): void {
-    const file = this.stateFile;
-    if (file === undefined) return;
-    this.dirty = false;
-    const content: StateFileContent = {
-      format: STATE_FORMAT,
-      version: 1,
+  /** The state as its file holds it. */
+  private snapshot(): StateSnapshot {
+    return {
       orgId: this.orgId,
       groupId: this.groupId,
       adminKeyId: this.adminKeyId,
@@ -461,16 +411,5 @@ export class SimState {
       apiKeys: [...this.keys.values()],
       jobs: this.jobList,
     };
-    const text = `${JSON.stringify(content, null, 1)}\n`;
-    // Write to a temporary file and rename it so a reader never sees half a file.
-    const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
-    this.saving = this.saving
-      .then(async () => {
-        await fs.promises.writeFile(tmp, text, { mode: 0o600 });
-        await fs.promises.rename(tmp, file);
-      })
-      .catch((error: unknown) => {
-        process.emitWarning(`simulator could not write ${file}: ${(error as Error).message}`);
-      });
   }
 }

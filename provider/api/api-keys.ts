@@ -2,10 +2,10 @@ import { ResponseShapeError } from "../client/errors";
 import { isRecord } from "../client/is-record";
 import type { JsonResponse, RequestOptions } from "../client/types";
 import { explainAuthorization, type Operation } from "./authorization-error";
-import { idSegment, show } from "./ids";
+import { idSegment, quoteValue } from "./ids";
 import { InputError } from "./input-error";
 import { ListedRecord } from "./listed-record";
-import { type ListAllOptions, pageQuery, readConsistentListing } from "./listing-pages";
+import { type ListAllOptions, type Page, pageQuery, readConsistentListing } from "./listing-pages";
 import { explainNotFound, type PathIds } from "./not-found";
 import { parseResponse } from "./parse";
 import { sendRequest } from "./request";
@@ -69,7 +69,8 @@ export async function listOrgApiKeysPage(
   orgId: string,
   options: PageOptions = {},
 ): Promise<ApiKeyPage> {
-  return (await readCheckedPage(transport, orgId, options)).page;
+  const { results, totalCount } = await readCheckedPage(transport, orgId, options);
+  return { results, totalCount };
 }
 
 /** One page, every key checked against the schema, and the URL it came from. */
@@ -77,15 +78,15 @@ async function readCheckedPage(
   transport: Transport,
   orgId: string,
   options: PageOptions,
-): Promise<{ page: ApiKeyPage; url: string }> {
+): Promise<Page<ApiKey>> {
   const { response, path } = await getKeysPage(transport, orgId, options);
-  return { page: parseResponse(apiKeyPageSchema, response, "GET", path), url: response.url };
+  return { ...parseResponse(apiKeyPageSchema, response, "GET", path), url: response.url };
 }
 
 /**
  * A key of an organization's listing: its id and public key read, the rest of its record checked
- * against the key schema (and its private key masked) only when {@link key} is first called: a
- * deployment that manages 200 keys of an org of 5,000 checks 200 records, not 5,000.
+ * against the key schema (and its private key masked) only when {@link key} is first called, so that a
+ * key the server describes wrongly fails only the resource that uses it (see {@link ListedRecord}).
  */
 export class ListedApiKey extends ListedRecord<ApiKey> {
   readonly publicKey: string;
@@ -108,15 +109,7 @@ export class ListedApiKey extends ListedRecord<ApiKey> {
   }
 }
 
-/** One page of keys, each checked on use: see {@link ListedApiKey}. */
-export interface ListedApiKeyPage {
-  results: ListedApiKey[];
-  totalCount: number;
-  /** The page's absolute URL, query included. */
-  url: string;
-}
-
-const isName = (value: unknown): value is string => typeof value === "string" && value !== "";
+const isNonEmptyString = (value: unknown): value is string => typeof value === "string" && value !== "";
 
 /**
  * `GET /orgs/{ORG-ID}/apiKeys`, with the page's envelope checked now and each key when it is used
@@ -127,12 +120,12 @@ export async function listOrgApiKeysPageCheckedOnUse(
   transport: Transport,
   orgId: string,
   options: PageOptions = {},
-): Promise<ListedApiKeyPage> {
+): Promise<Page<ListedApiKey>> {
   const { response, path } = await getKeysPage(transport, orgId, options);
   const page = parseResponse(apiKeyListingSchema, response, "GET", path);
   const results: ListedApiKey[] = [];
   for (const [index, record] of page.results.entries()) {
-    if (!isRecord(record) || !isName(record.id) || !isName(record.publicKey)) {
+    if (!isRecord(record) || !isNonEmptyString(record.id) || !isNonEmptyString(record.publicKey)) {
       // Not even an id and a public key: the whole page's schema says what is wrong, as it would have.
       parseResponse(apiKeyPageSchema, response, "GET", path);
       throw new ResponseShapeError({
@@ -171,10 +164,7 @@ export async function listAllOrgApiKeys(
 ): Promise<ApiKey[]> {
   const pages = await readConsistentListing(
     keysPath(orgId),
-    async (page) => {
-      const { page: read, url } = await readCheckedPage(transport, orgId, page);
-      return { results: read.results, totalCount: read.totalCount, url };
-    },
+    (page) => readCheckedPage(transport, orgId, page),
     options,
     { sameTwice: true },
   );
@@ -203,27 +193,6 @@ export async function listOrgApiKeysByPage(
   );
 }
 
-/** The key `selector` names among `keys`, or `undefined`. */
-export function selectApiKey(keys: Iterable<ApiKey>, selector: ApiKeySelector): ApiKey | undefined {
-  for (const key of keys) {
-    if (selector.id !== undefined ? key.id === selector.id : key.publicKey === selector.publicKey) return key;
-  }
-  return undefined;
-}
-
-/**
- * Find one key of an organization by id or public key, through the list pages (the API has no read
- * of a single key), read as {@link listAllOrgApiKeys} reads them. `undefined` when the organization
- * has no such key.
- */
-export async function findOrgApiKey(
-  transport: Transport,
-  orgId: string,
-  selector: ApiKeySelector,
-): Promise<ApiKey | undefined> {
-  return selectApiKey(await listAllOrgApiKeys(transport, orgId), selector);
-}
-
 /**
  * `PATCH /orgs/{ORG-ID}/apiKeys/{API-KEY-ID}` with only the given fields. At least one of `desc` and
  * `roles` is required (spec, Update an API key); roles are organization role names.
@@ -236,14 +205,15 @@ export async function patchOrgApiKey(
 ): Promise<ApiKey> {
   const body: ApiKeyChange = {};
   if (change.desc !== undefined) {
-    if (typeof change.desc !== "string") throw new InputError("desc", "must be a string", show(change.desc));
+    if (typeof change.desc !== "string")
+      throw new InputError("desc", "must be a string", quoteValue(change.desc));
     body.desc = change.desc;
   }
   if (change.roles !== undefined) {
     if (!Array.isArray(change.roles)) throw new InputError("roles", "must be an array of role names");
     change.roles.forEach((role, i) => {
       if (!(ORG_ROLES as readonly string[]).includes(role)) {
-        throw new InputError(`roles[${i}]`, `must be one of ${ORG_ROLES.join(", ")}`, show(role));
+        throw new InputError(`roles[${i}]`, `must be one of ${ORG_ROLES.join(", ")}`, quoteValue(role));
       }
     });
     body.roles = [...change.roles];

@@ -3,7 +3,7 @@ import { InputError } from "./input-error";
 const HEX24 = /^[0-9a-fA-F]{24}$/;
 
 /** Quote a value for an error message: short, and with control characters escaped. */
-export function show(value: unknown): string {
+export function quoteValue(value: unknown): string {
   const text =
     typeof value === "string" || (typeof value === "object" && value !== null) ? json(value) : String(value);
   return text.length > 60 ? `${text.slice(0, 57)}…` : text;
@@ -44,13 +44,13 @@ export function hex24Rule(value: unknown): string | undefined {
 /** Throw an {@link InputError} when `value` is not a usable path-segment id; return it encoded. */
 export function idSegment(property: string, value: unknown): string {
   const rule = idRule(value);
-  if (rule !== undefined) throw new InputError(property, rule, show(value));
+  if (rule !== undefined) throw new InputError(property, rule, quoteValue(value));
   return encodeURIComponent(value as string);
 }
 
 /** Throw an {@link InputError} when `value` is not 24 hexadecimal digits; return it encoded. */
 export function hex24Segment(property: string, value: unknown): string {
   const rule = hex24Rule(value);
-  if (rule !== undefined) throw new InputError(property, rule, show(value));
+  if (rule !== undefined) throw new InputError(property, rule, quoteValue(value));
   return encodeURIComponent(value as string);
 }

@@ -5,7 +5,7 @@
  * when it never agrees.
  */
 
-import { show } from "./ids";
+import { quoteValue } from "./ids";
 import { InconsistentListingError } from "./inconsistent-listing-error";
 import { InputError } from "./input-error";
 import { MAX_ITEMS_PER_PAGE } from "./schemas";
@@ -24,13 +24,13 @@ export function pageQuery(options: Partial<PageRequest>): PageRequest {
   const pageNum = options.pageNum ?? 1;
   const itemsPerPage = options.itemsPerPage ?? MAX_ITEMS_PER_PAGE;
   if (!Number.isInteger(pageNum) || pageNum < 1) {
-    throw new InputError("pageNum", "must be a whole number from 1", show(pageNum));
+    throw new InputError("pageNum", "must be a whole number from 1", quoteValue(pageNum));
   }
   if (!Number.isInteger(itemsPerPage) || itemsPerPage < 1 || itemsPerPage > MAX_ITEMS_PER_PAGE) {
     throw new InputError(
       "itemsPerPage",
       `must be a whole number from 1 to ${MAX_ITEMS_PER_PAGE}`,
-      show(itemsPerPage),
+      quoteValue(itemsPerPage),
     );
   }
   return { pageNum, itemsPerPage };
@@ -39,20 +39,25 @@ export function pageQuery(options: Partial<PageRequest>): PageRequest {
 /** How many times a listing whose pages disagree is read in all before it is reported. */
 export const LISTING_READS = 3;
 
-/** How an organization's listing is read (`listAllOrgApiKeys`, `listOrgApiKeysByPage`). */
+/**
+ * Pages of one read asked at once after page 1: enough that a listing of thousands is not read one
+ * round trip at a time, few enough that one listing does not crowd out the deployment's other calls.
+ */
+const PAGES_AT_ONCE = 8;
+
+/** How a listing is read (`listAllOrgApiKeys`, `listOrgApiKeysByPage`, and the jobs' listings). */
 export interface ListAllOptions {
   /** Asked of page 1, 1 to 500. Default 500. A server that serves fewer sets the size of the others. */
   itemsPerPage?: number;
-  /** Pages read at once after page 1. Default 8. */
-  concurrency?: number;
   /** Reads of the whole listing, at most, while its pages disagree. Default {@link LISTING_READS}. */
   maxReads?: number;
 }
 
-/** A page as the pager needs it: its keys (by id), the server's count, and its URL for errors. */
+/** One page of a listing: its records (by id), the server's count, and its URL for errors. */
 export interface Page<K> {
   results: K[];
   totalCount: number;
+  /** The page's absolute URL, query included. */
   url: string;
 }
 
@@ -82,7 +87,6 @@ const count = (n: number) => n.toLocaleString("en-US");
 async function readListingOnce<K extends { id: string }>(
   readPage: (request: PageRequest) => Promise<Page<K>>,
   itemsPerPage: number,
-  concurrency: number,
   onPage: (keys: K[], pageNum: number) => void,
   noun: ListingNoun,
 ): Promise<Read<K>> {
@@ -121,7 +125,7 @@ async function readListingOnce<K extends { id: string }>(
       read.disagreement ??= disagrees(page, pageNum);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(Math.max(1, concurrency), pageCount - 1) }, worker));
+  await Promise.all(Array.from({ length: Math.min(PAGES_AT_ONCE, pageCount - 1) }, worker));
   if (read.disagreement !== undefined) return read;
   const pageOf = new Map<string, number>();
   read.pages.forEach((keys, i) => {
@@ -177,7 +181,7 @@ export async function readConsistentListing<K extends { id: string }>(
   const maxReads = options.maxReads ?? LISTING_READS;
   const least = how.sameTwice ? 2 : 1;
   if (!Number.isInteger(maxReads) || maxReads < least) {
-    throw new InputError("maxReads", `must be a whole number from ${least}`, show(maxReads));
+    throw new InputError("maxReads", `must be a whole number from ${least}`, quoteValue(maxReads));
   }
   const onPage = how.onPage ?? (() => {});
   const noun = how.noun ?? KEYS;
@@ -185,7 +189,7 @@ export async function readConsistentListing<K extends { id: string }>(
   let disagreement = "";
   let url = "";
   for (let reads = 1; reads <= maxReads; reads++) {
-    const read = await readListingOnce(readPage, itemsPerPage, options.concurrency ?? 8, onPage, noun);
+    const read = await readListingOnce(readPage, itemsPerPage, onPage, noun);
     url = read.url;
     if (read.disagreement !== undefined) {
       disagreement = read.disagreement;

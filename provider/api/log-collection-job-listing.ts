@@ -10,7 +10,13 @@ import { isRecord } from "../client/is-record";
 import type { JsonResponse } from "../client/types";
 import { hex24Segment } from "./ids";
 import { ListedRecord } from "./listed-record";
-import { type ListAllOptions, type PageRequest, pageQuery, readConsistentListing } from "./listing-pages";
+import {
+  type ListAllOptions,
+  type Page,
+  type PageRequest,
+  pageQuery,
+  readConsistentListing,
+} from "./listing-pages";
 import { explainJobError } from "./log-collection-job-answers";
 import { parseResponse } from "./parse";
 import { sendRequest } from "./request";
@@ -54,20 +60,12 @@ export class ListedJob extends ListedRecord<LogCollectionJobRecord> {
   }
 }
 
-/** One page of a project's jobs, each checked on use. */
-export interface ListedJobPage {
-  results: ListedJob[];
-  totalCount: number;
-  /** The page's absolute URL, query included. */
-  url: string;
-}
-
 /** One page of a project's jobs (`verbose` is not asked: child jobs are not read). */
 export async function listLogCollectionJobsPage(
   transport: Transport,
   groupId: string,
   page: Partial<PageRequest> = {},
-): Promise<ListedJobPage> {
+): Promise<Page<ListedJob>> {
   const path = jobsPath(groupId);
   const { pageNum, itemsPerPage } = pageQuery(page);
   const response = await sendRequest(
@@ -114,19 +112,4 @@ export async function listLogCollectionJobsByPage(
     options,
     { onPage: (jobs) => onPage(jobs), noun: JOBS },
   );
-}
-
-/** Every job of a project, each once and checked against the schema (see {@link listLogCollectionJobsByPage}). */
-export async function listAllLogCollectionJobs(
-  transport: Transport,
-  groupId: string,
-  options: ListAllOptions = {},
-): Promise<LogCollectionJobRecord[]> {
-  const pages = await readConsistentListing(
-    jobsPath(groupId),
-    (page) => listLogCollectionJobsPage(transport, groupId, page),
-    options,
-    { noun: JOBS },
-  );
-  return pages.flat().map((job) => job.record());
 }

@@ -9,7 +9,7 @@ import {
 import type { JsonResponse } from "../client/types";
 import { explainAuthorization } from "./authorization-error";
 import { logTypeKey, sendNamingDatabaseLog } from "./database-log";
-import { idSegment, show } from "./ids";
+import { idSegment, quoteValue } from "./ids";
 import { InputError } from "./input-error";
 import { explainJobError } from "./log-collection-job-answers";
 import { jobsPath } from "./log-collection-job-listing";
@@ -47,7 +47,11 @@ export async function createLogCollectionJob(
   }
   // MONGODB and DATABASE name one log: both in one list repeat it.
   if (new Set(parsed.data.logTypes.map(logTypeKey)).size !== parsed.data.logTypes.length) {
-    throw new InputError("logTypes", "must not repeat a log type", show(parsed.data.logTypes.join(",")));
+    throw new InputError(
+      "logTypes",
+      "must not repeat a log type",
+      quoteValue(parsed.data.logTypes.join(",")),
+    );
   }
   // Field order as the spec lists it, and nothing else: the server rejects unknown attributes. The
   // time window goes only when given: a server that follows the spec alone would refuse it.
@@ -115,7 +119,7 @@ export async function extendLogCollectionJob(
 ): Promise<void> {
   const path = jobPath(groupId, jobId);
   const parsed = parseTimestamp(expirationDate);
-  if ("rule" in parsed) throw new InputError("expirationDate", parsed.rule, show(expirationDate));
+  if ("rule" in parsed) throw new InputError("expirationDate", parsed.rule, quoteValue(expirationDate));
   await sendRequest(
     transport,
     { method: "PATCH", path, body: { expirationDate: wireTimestamp(parsed.ms) } },

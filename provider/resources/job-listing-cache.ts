@@ -121,9 +121,3 @@ export function rememberMissingOperation(
 export function missingOperationOf(transport: Transport, operation: JobOperationKind): ApiError | undefined {
   return missing.get(transport)?.get(operation);
 }
-
-/** For tests: forget every listing (what a client's server lacks lives as long as the client). */
-export function resetJobCacheForTests(): void {
-  clock = 0;
-  listings.clear();
-}

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { DATABASE_LOG_NAMES, isDatabaseLog, logTypeKey } from "../api/database-log";
-import { hex24Rule, show } from "../api/ids";
+import { hex24Rule, quoteValue } from "../api/ids";
 import { MAX_DATE_MS } from "../api/schemas";
 import { TIMESTAMP_RULE, timestampRule } from "../api/timestamps";
 import { LOG_TYPES, RESOURCE_TYPES } from "../api/types";
@@ -30,10 +30,10 @@ const DATE_RULE = "must be a time in whole milliseconds since the epoch";
 /** The rules of a time window's end: a positive whole number of ms that a `Date` can hold. */
 const dateShape = z
   .number(typeRule(DATE_RULE))
-  .refine((v) => Number.isInteger(v), { error: (i) => `${DATE_RULE} (got ${show(i.input)})` })
-  .refine((v) => v > 0, { error: (i) => `must be positive (got ${show(i.input)})` })
+  .refine((v) => Number.isInteger(v), { error: (i) => `${DATE_RULE} (got ${quoteValue(i.input)})` })
+  .refine((v) => v > 0, { error: (i) => `must be positive (got ${quoteValue(i.input)})` })
   .refine((v) => v <= MAX_DATE_MS, {
-    error: (i) => `must be at most ${MAX_DATE_MS}, the latest time a Date holds (got ${show(i.input)})`,
+    error: (i) => `must be at most ${MAX_DATE_MS}, the latest time a Date holds (got ${quoteValue(i.input)})`,
   })
   .optional();
 
@@ -51,7 +51,8 @@ export const logCollectionJobInputShape = {
   groupId: z
     .string(typeRule("must be the project's id, a string"))
     .refine((v) => hex24Rule(v) === undefined, {
-      error: (issue) => `must be 24 hexadecimal digits, the project (group) id (got ${show(issue.input)})`,
+      error: (issue) =>
+        `must be 24 hexadecimal digits, the project (group) id (got ${quoteValue(issue.input)})`,
     }),
   resourceType: z.enum(
     RESOURCE_TYPES,
@@ -66,9 +67,9 @@ export const logCollectionJobInputShape = {
     // JSON has no NaN or Infinity, but a gRPC Struct does: they arrive here and fail this rule.
     .number(typeRule(SIZE_RULE))
     .refine((v) => Number.isInteger(v), {
-      error: (i) => `must be a whole number of bytes (got ${show(i.input)})`,
+      error: (i) => `must be a whole number of bytes (got ${quoteValue(i.input)})`,
     })
-    .refine((v) => v > 0, { error: (i) => `must be positive (got ${show(i.input)})` })
+    .refine((v) => v > 0, { error: (i) => `must be positive (got ${quoteValue(i.input)})` })
     .refine((v) => v <= Number.MAX_SAFE_INTEGER, {
       error: `must be at most ${Number.MAX_SAFE_INTEGER} bytes (larger numbers lose precision in JSON)`,
     }),
@@ -95,7 +96,7 @@ export const logCollectionJobInputShape = {
   expirationDate: z
     .string(typeRule(TIMESTAMP_RULE))
     .refine((v) => timestampRule(v) === undefined, {
-      error: (i) => `${timestampRule(i.input)} (got ${show(i.input)})`,
+      error: (i) => `${timestampRule(i.input)} (got ${quoteValue(i.input)})`,
     })
     .optional(),
 } satisfies Record<keyof LogCollectionJobProviderInputs, z.ZodType>;

@@ -70,7 +70,7 @@ function fromRecord(record: LogCollectionJobRecord): ServerFields {
 }
 
 /** The server's fields as the state holds them; state written before they existed holds none. */
-function inState(olds: Partial<LogCollectionJobProviderOutputs>): ServerFields {
+function serverFieldsInState(olds: Partial<LogCollectionJobProviderOutputs>): ServerFields {
   const fields: Record<string, unknown> = { ...NOT_SHOWN };
   for (const name of SERVER_FIELDS) {
     if (typeof olds[name] === typeof NOT_SHOWN[name]) fields[name] = olds[name];
@@ -207,7 +207,7 @@ export async function read(id: string, olds: Partial<LogCollectionJobProviderOut
     if ("gone" in lookup) return { id: "", props: {} };
     if ("unsupported" in lookup) {
       warnUntrackedJobs(client, "listLogCollectionJobs", lookup.unsupported);
-      return { id, props: outputsOf(id, olds, inState(olds), managed) };
+      return { id, props: outputsOf(id, olds, serverFieldsInState(olds), managed) };
     }
     const props = outputsOf(id, olds, fromRecord(lookup.found), managed);
     // Returning inputs too makes a preview after refresh show an expiration changed outside Pulumi as
@@ -236,7 +236,7 @@ export async function update(
       `LogCollectionJob ${id} cannot be changed in place (${changed.join(", ")}); it must be replaced.`,
     );
   }
-  const server = inState(olds);
+  const server = serverFieldsInState(olds);
   const declared = news.expirationDate;
   if (declared !== undefined && !sameInstant(declared, server.expirationDate)) {
     const client = currentClient();

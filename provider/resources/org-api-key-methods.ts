@@ -2,66 +2,17 @@
  * OrgApiKey's provider methods, as the dynamic-provider host calls them. Loaded in the host by
  * `pulumi-opsmanager/host`, never captured by a serialized provider.
  */
-import { z } from "zod";
 import { isApiKeyGone } from "../api/api-key-gone";
 import { type ApiKeyChange, type ApiKeySelector, patchOrgApiKey } from "../api/api-keys";
-import { idRule, show } from "../api/ids";
-import { type ApiKey, ORG_ROLES, type OrgRole } from "../api/schemas";
+import { idRule } from "../api/ids";
+import type { ApiKey, OrgRole } from "../api/schemas";
 import { inContext } from "./in-context";
+import { changeFor, checkKeyInputs, declaredChange, roleSet, sameSet } from "./org-api-key-inputs";
 import { findKey, rememberKey } from "./org-key-cache";
 import type { OrgApiKeyProviderInputs, OrgApiKeyProviderOutputs, ProjectRole } from "./provider-types";
 import { ResourceError } from "./resource-error";
 import { currentClient, currentSettings, whenConfigured } from "./runtime";
-import { type CheckFailure, checkProperties, isUnknown, oneOfRule, typeRule } from "./validate";
-
-const DESC_MAX = 250;
-
-const idSchema = (rule: string) =>
-  z.string(typeRule(rule)).refine((v) => idRule(v) === undefined, {
-    error: (issue) => `${idRule(issue.input)} (got ${show(issue.input)})`,
-  });
-
-// A project role where an organization role belongs is a likely mistake: say what it is.
-const projectRoleNote = (input: unknown) =>
-  typeof input === "string" && input.startsWith("GROUP_")
-    ? ", which is a project role; OrgApiKey sets organization roles only and shows project roles in its projectRoles output"
-    : undefined;
-
-/** The rules of OrgApiKey's inputs, one schema per property. */
-export const orgApiKeyInputShape = {
-  orgId: idSchema("must be the organization's id, a string"),
-  apiKeyId: idSchema("must be the API key's id, a string").optional(),
-  publicKey: idSchema("must be the API key's public key, a string").optional(),
-  desc: z
-    .string(typeRule("must be a string"))
-    .refine((v) => v.trim().length > 0, { error: "must not be empty or only white space" })
-    .refine((v) => v.length <= DESC_MAX, {
-      error: (issue) => `must be at most ${DESC_MAX} characters (got ${(issue.input as string).length})`,
-    })
-    .optional(),
-  roles: z
-    .array(
-      z.enum(
-        ORG_ROLES,
-        oneOfRule(ORG_ROLES, `must be an organization role: one of ${ORG_ROLES.join(", ")}`, projectRoleNote),
-      ),
-      typeRule("must be a list of organization role names"),
-    )
-    .min(1, { error: "must name at least one organization role" })
-    .optional(),
-  restoreOnDelete: z.boolean(typeRule("must be true or false")).optional(),
-} satisfies Record<keyof OrgApiKeyProviderInputs, z.ZodType>;
-
-/** Organization roles as a set: sorted, each once. */
-export function roleSet(roles: readonly string[]): string[] {
-  return [...new Set(roles)].sort();
-}
-
-function sameSet(a: readonly string[], b: readonly string[]): boolean {
-  const x = roleSet(a);
-  const y = roleSet(b);
-  return x.length === y.length && x.every((r, i) => r === y[i]);
-}
+import { isUnknown } from "./validate";
 
 /** The key's organization roles, as a set. */
 function orgRolesOf(key: ApiKey): string[] {
@@ -83,26 +34,6 @@ function describeKey(orgId: string, selector: ApiKeySelector): string {
   return selector.id !== undefined
     ? `API key id ${selector.id} in organization ${orgId}`
     : `API key with public key ${selector.publicKey} in organization ${orgId}`;
-}
-
-/** The PATCH that brings `key` to what `inputs` declare, or `undefined` when it already is. */
-export function changeFor(
-  inputs: OrgApiKeyProviderInputs,
-  current: { desc: string; roles: string[] },
-): ApiKeyChange | undefined {
-  const change: ApiKeyChange = {};
-  if (inputs.desc !== undefined && inputs.desc !== current.desc) change.desc = inputs.desc;
-  if (inputs.roles !== undefined && !sameSet(inputs.roles, current.roles))
-    change.roles = roleSet(inputs.roles) as OrgRole[];
-  return change.desc === undefined && change.roles === undefined ? undefined : change;
-}
-
-/** Every field `inputs` manage, as declared: what an update's PATCH carries. */
-function declaredChange(inputs: OrgApiKeyProviderInputs): ApiKeyChange {
-  const change: ApiKeyChange = {};
-  if (inputs.desc !== undefined) change.desc = inputs.desc;
-  if (inputs.roles !== undefined) change.roles = roleSet(inputs.roles) as OrgRole[];
-  return change;
 }
 
 /**
@@ -162,11 +93,12 @@ function afterPatch(before: ApiKey, after: ApiKey): ApiKey {
 async function patch(orgId: string, before: ApiKey, change: ApiKeyChange): Promise<ApiKey> {
   const client = currentClient();
   const after = afterPatch(before, await patchOrgApiKey(client, orgId, before.id, change));
-  await rememberKey(client, orgId, after);
+  rememberKey(client, orgId, after);
   return after;
 }
 
-function inState(outs: OrgApiKeyProviderOutputs): ApiKey {
+/** The key as the state recorded it: what update and delete PATCH from, with no listing read. */
+function keyInState(outs: OrgApiKeyProviderOutputs): ApiKey {
   return {
     id: outs.apiKeyId,
     publicKey: outs.publicKey,
@@ -188,31 +120,7 @@ export async function check(_olds: Record<string, unknown>, news: Record<string,
   await whenConfigured();
   // Bad settings fail the preview here, before any request leaves.
   currentSettings();
-  const failures: CheckFailure[] = checkProperties("OrgApiKey", orgApiKeyInputShape, news);
-  const hasId = news.apiKeyId !== undefined;
-  const hasPublicKey = news.publicKey !== undefined;
-  if (hasId && hasPublicKey) {
-    failures.push({
-      property: "apiKeyId",
-      reason: "give exactly one of apiKeyId and publicKey to name the key, not both",
-    });
-  } else if (!hasId && !hasPublicKey) {
-    failures.push({
-      property: "apiKeyId",
-      reason: "one of apiKeyId and publicKey is required: the id of the existing API key, or its public key",
-    });
-  }
-  const inputs = { ...news };
-  delete inputs.__provider;
-  // Roles are a set: order and repeats are no change, so the engine's own comparison agrees.
-  if (
-    Array.isArray(inputs.roles) &&
-    !isUnknown(inputs.roles) &&
-    failures.every((f) => f.property !== "roles")
-  ) {
-    inputs.roles = roleSet(inputs.roles as string[]);
-  }
-  return { inputs, failures };
+  return checkKeyInputs(news);
 }
 
 /**
@@ -273,7 +181,7 @@ export async function create(inputs: OrgApiKeyProviderInputs) {
 export async function update(id: string, olds: OrgApiKeyProviderOutputs, news: OrgApiKeyProviderInputs) {
   await whenConfigured();
   try {
-    let key = inState(olds);
+    let key = keyInState(olds);
     if (changeFor(news, { desc: olds.desc, roles: olds.roles }) !== undefined) {
       key = await patch(news.orgId, key, declaredChange(news));
     }
@@ -333,7 +241,7 @@ export async function remove(id: string, olds: OrgApiKeyProviderOutputs): Promis
   if (olds.managed?.roles && olds.adopted.roles.length > 0) change.roles = olds.adopted.roles as OrgRole[];
   if (change.desc === undefined && change.roles === undefined) return;
   try {
-    await patch(olds.orgId, inState(olds), change);
+    await patch(olds.orgId, keyInState(olds), change);
   } catch (error) {
     // A key that is gone has nothing to restore.
     if (isApiKeyGone(error)) return;

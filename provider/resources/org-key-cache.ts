@@ -17,17 +17,17 @@ type Entry = Pick<ListedApiKey, "id" | "publicKey" | "key">;
 class KeyIndex {
   private readonly byId = new Map<string, Entry>();
   private readonly byPublicKey = new Map<string, Entry>();
-  // Keys a response returned after the listing started: a page read earlier must not undo them.
-  private readonly answered = new Set<string>();
+  // Keys a PATCH returned after the listing started: a page read earlier must not undo them.
+  private readonly patched = new Set<string>();
 
   /** A key from a page of the listing. */
   listed(entry: ListedApiKey): void {
-    if (!this.answered.has(entry.id)) this.put(entry);
+    if (!this.patched.has(entry.id)) this.put(entry);
   }
 
   /** A key as the server just returned it (a PATCH response): newer than any page. */
-  answer(key: ApiKey): void {
-    this.answered.add(key.id);
+  returnedByPatch(key: ApiKey): void {
+    this.patched.add(key.id);
     this.put({ id: key.id, publicKey: key.publicKey, key: () => key });
   }
 
@@ -89,26 +89,26 @@ class Listing {
   find(selector: ApiKeySelector): Promise<ApiKey | undefined> {
     return new Promise((resolve, reject) => {
       const waiter = { selector, resolve, reject };
-      if (!this.answer(waiter)) this.waiters.add(waiter);
+      if (!this.settleWaiter(waiter)) this.waiters.add(waiter);
     });
   }
 
   private page(keys: ListedApiKey[]): void {
     for (const key of keys) this.index.listed(key);
-    for (const waiter of this.waiters) if (this.answer(waiter)) this.waiters.delete(waiter);
+    for (const waiter of this.waiters) if (this.settleWaiter(waiter)) this.waiters.delete(waiter);
   }
 
   private settle(outcome: NonNullable<Listing["outcome"]>): void {
     this.outcome = outcome;
-    for (const waiter of this.waiters) this.answer(waiter);
+    for (const waiter of this.waiters) this.settleWaiter(waiter);
     this.waiters.clear();
   }
 
   /**
-   * Answers `waiter` with its key when the index has it (or the error of a key the server described
+   * Settles `waiter` with its key when the index has it (or the error of a key the server described
    * wrongly), else with the listing's outcome once there is one. `false`: it must wait for more pages.
    */
-  private answer(waiter: Waiter): boolean {
+  private settleWaiter(waiter: Waiter): boolean {
     let key: ApiKey | undefined;
     try {
       key = this.index.find(waiter.selector);
@@ -178,8 +178,8 @@ export async function findKey(
 }
 
 /** Keep the shared listing fresh with a key the server just returned (a PATCH response). */
-export async function rememberKey(transport: Transport, orgId: string, key: ApiKey): Promise<void> {
-  listingsOf(transport).get(orgId)?.index.answer(key);
+export function rememberKey(transport: Transport, orgId: string, key: ApiKey): void {
+  listingsOf(transport).get(orgId)?.index.returnedByPatch(key);
 }
 
 /** For tests: forget every listing. */

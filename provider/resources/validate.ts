@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { nearestName, sameName } from "../api/closest";
-import { show } from "../api/ids";
+import { quoteValue } from "../api/ids";
 import { issuePath } from "../api/parse";
 
 /** The value the engine sends for an input that is not known yet (during preview). */
@@ -26,7 +26,7 @@ export function isUnknown(value: unknown): boolean {
 export function typeRule(rule: string) {
   return {
     error: (issue: { input?: unknown }) =>
-      issue.input === undefined ? "is required" : `${rule} (got ${show(issue.input)})`,
+      issue.input === undefined ? "is required" : `${rule} (got ${quoteValue(issue.input)})`,
   };
 }
 
@@ -49,7 +49,7 @@ export function oneOfRule(
       const text = typeof input === "string" ? input : "";
       const extra =
         didYouMean(sameName(values, text)) ?? note?.(input) ?? didYouMean(nearestName(values, text)) ?? "";
-      return `${rule} (got ${show(input)}${extra})`;
+      return `${rule} (got ${quoteValue(input)}${extra})`;
     },
   };
 }

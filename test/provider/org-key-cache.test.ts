@@ -202,11 +202,21 @@ describe("keys answered while the listing is read", () => {
     // The key moved between pages while they were read: page 2 has it again, as it was before the PATCH.
     const { transport, release } = heldPages({ 1: [a], 2: [b, a] }, 2 * PAGE);
     expect((await findKey(transport, orgId, { id: a.id }))?.desc).toBe("as listed");
-    await rememberKey(transport, orgId, { ...a, desc: "as patched" });
+    rememberKey(transport, orgId, { ...a, desc: "as patched" });
     const waitingForB = findKey(transport, orgId, { publicKey: b.publicKey });
     await release(2);
     expect((await waitingForB)?.id).toBe(b.id);
     expect((await findKey(transport, orgId, { id: a.id }))?.desc).toBe("as patched");
     expect((await findKey(transport, orgId, { publicKey: a.publicKey }))?.desc).toBe("as patched");
+  });
+});
+
+// Last: the tests above count the digest challenge of the file's first request.
+describe("looking a key up", () => {
+  it("finds a key by id and by public key, and says undefined for neither", async () => {
+    const k = sim.state.apiKeys()[700]!;
+    expect((await findKey(client, sim.orgId, { id: k.id }))?.publicKey).toBe(k.publicKey);
+    expect((await findKey(client, sim.orgId, { publicKey: k.publicKey }))?.id).toBe(k.id);
+    expect(await findKey(client, sim.orgId, { publicKey: "nobody00" })).toBeUndefined();
   });
 });

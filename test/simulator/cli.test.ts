@@ -8,7 +8,8 @@ import * as path from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { HttpClient } from "../../provider/client";
-import { resolveSettings, type Settings } from "../../provider/resources/settings";
+import { resolveSettings, SETTINGS, type Settings } from "../../provider/resources/settings";
+import { STACK_SETTINGS } from "../../simulator/stack-settings";
 import { repoRoot } from "../support/program-dir";
 
 const execFileAsync = promisify(execFile);
@@ -190,6 +191,16 @@ describe("the simulator's command line", () => {
       );
     } finally {
       await new Promise((resolve) => holder.close(resolve));
+    }
+  });
+});
+
+describe("the settings the startup text names", () => {
+  it("are the provider's own stack config keys and first environment variables, so the two cannot drift", () => {
+    for (const [name, named] of Object.entries(STACK_SETTINGS)) {
+      const setting = SETTINGS[name as keyof typeof SETTINGS];
+      expect(named.config).toBe(setting.config);
+      expect(named.env).toBe(setting.env[0]);
     }
   });
 });

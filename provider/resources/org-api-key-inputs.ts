@@ -1,0 +1,115 @@
+/**
+ * OrgApiKey's inputs: their rules (what `check` reports), roles compared as a set, and the PATCH that
+ * brings a key to what they declare.
+ */
+import { z } from "zod";
+import type { ApiKeyChange } from "../api/api-keys";
+import { idRule, quoteValue } from "../api/ids";
+import { ORG_ROLES, type OrgRole } from "../api/schemas";
+import type { OrgApiKeyProviderInputs } from "./provider-types";
+import { type CheckFailure, checkProperties, isUnknown, oneOfRule, typeRule } from "./validate";
+
+const DESC_MAX = 250;
+
+const idSchema = (rule: string) =>
+  z.string(typeRule(rule)).refine((v) => idRule(v) === undefined, {
+    error: (issue) => `${idRule(issue.input)} (got ${quoteValue(issue.input)})`,
+  });
+
+// A project role where an organization role belongs is a likely mistake: say what it is.
+const projectRoleNote = (input: unknown) =>
+  typeof input === "string" && input.startsWith("GROUP_")
+    ? ", which is a project role; OrgApiKey sets organization roles only and shows project roles in its projectRoles output"
+    : undefined;
+
+/** The rules of OrgApiKey's inputs, one schema per property. */
+export const orgApiKeyInputShape = {
+  orgId: idSchema("must be the organization's id, a string"),
+  apiKeyId: idSchema("must be the API key's id, a string").optional(),
+  publicKey: idSchema("must be the API key's public key, a string").optional(),
+  desc: z
+    .string(typeRule("must be a string"))
+    .refine((v) => v.trim().length > 0, { error: "must not be empty or only white space" })
+    .refine((v) => v.length <= DESC_MAX, {
+      error: (issue) => `must be at most ${DESC_MAX} characters (got ${(issue.input as string).length})`,
+    })
+    .optional(),
+  roles: z
+    .array(
+      z.enum(
+        ORG_ROLES,
+        oneOfRule(ORG_ROLES, `must be an organization role: one of ${ORG_ROLES.join(", ")}`, projectRoleNote),
+      ),
+      typeRule("must be a list of organization role names"),
+    )
+    .min(1, { error: "must name at least one organization role" })
+    .optional(),
+  restoreOnDelete: z.boolean(typeRule("must be true or false")).optional(),
+} satisfies Record<keyof OrgApiKeyProviderInputs, z.ZodType>;
+
+/** Organization roles as a set: sorted, each once. */
+export function roleSet(roles: readonly string[]): string[] {
+  return [...new Set(roles)].sort();
+}
+
+/** Whether two lists of roles hold the same roles, in any order. */
+export function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  const x = roleSet(a);
+  const y = roleSet(b);
+  return x.length === y.length && x.every((r, i) => r === y[i]);
+}
+
+/** The PATCH that brings `key` to what `inputs` declare, or `undefined` when it already is. */
+export function changeFor(
+  inputs: OrgApiKeyProviderInputs,
+  current: { desc: string; roles: string[] },
+): ApiKeyChange | undefined {
+  const change: ApiKeyChange = {};
+  if (inputs.desc !== undefined && inputs.desc !== current.desc) change.desc = inputs.desc;
+  if (inputs.roles !== undefined && !sameSet(inputs.roles, current.roles))
+    change.roles = roleSet(inputs.roles) as OrgRole[];
+  return change.desc === undefined && change.roles === undefined ? undefined : change;
+}
+
+/** Every field `inputs` manage, as declared: what an update's PATCH carries. */
+export function declaredChange(inputs: OrgApiKeyProviderInputs): ApiKeyChange {
+  const change: ApiKeyChange = {};
+  if (inputs.desc !== undefined) change.desc = inputs.desc;
+  if (inputs.roles !== undefined) change.roles = roleSet(inputs.roles) as OrgRole[];
+  return change;
+}
+
+/**
+ * `check`'s work: one failure per bad input, naming the rule; values not known yet pass. Roles come
+ * back as a set, so that the engine's own comparison sees no change in their order or repeats.
+ */
+export function checkKeyInputs(news: Record<string, unknown>): {
+  inputs: Record<string, unknown>;
+  failures: CheckFailure[];
+} {
+  const failures: CheckFailure[] = checkProperties("OrgApiKey", orgApiKeyInputShape, news);
+  const hasId = news.apiKeyId !== undefined;
+  const hasPublicKey = news.publicKey !== undefined;
+  if (hasId && hasPublicKey) {
+    failures.push({
+      property: "apiKeyId",
+      reason: "give exactly one of apiKeyId and publicKey to name the key, not both",
+    });
+  } else if (!hasId && !hasPublicKey) {
+    failures.push({
+      property: "apiKeyId",
+      reason: "one of apiKeyId and publicKey is required: the id of the existing API key, or its public key",
+    });
+  }
+  const inputs = { ...news };
+  delete inputs.__provider;
+  // Roles are a set: order and repeats are no change, so the engine's own comparison agrees.
+  if (
+    Array.isArray(inputs.roles) &&
+    !isUnknown(inputs.roles) &&
+    failures.every((f) => f.property !== "roles")
+  ) {
+    inputs.roles = roleSet(inputs.roles as string[]);
+  }
+  return { inputs, failures };
+}
