@@ -115,7 +115,13 @@ export async function extendLogCollectionJob(
   const parsed = parseTimestamp(expirationDate);
   if ("rule" in parsed) throw new InputError("expirationDate", parsed.rule, show(expirationDate));
   try {
-    await transport.request({ method: "PATCH", path, body: { expirationDate: wireTimestamp(parsed.ms) } });
+    await transport.request({
+      method: "PATCH",
+      path,
+      body: { expirationDate: wireTimestamp(parsed.ms) },
+      // It sets the date to the value sent: sending it twice is sending it once.
+      idempotent: true,
+    });
   } catch (error) {
     throw explainJobError(error, "extendLogCollectionJob", { groupId, jobId });
   }

@@ -173,6 +173,8 @@ interface Exchange extends DigestResponseLike {
 
 interface Call extends CallInfo {
   method: HttpMethod;
+  /** As the caller declared it; `undefined` for the method's own (RFC 9110 §9.2.2). */
+  idempotent: boolean | undefined;
   /** The request target: path and query, the digest `uri`. */
   target: string;
   body: string | undefined;
@@ -294,7 +296,7 @@ export class HttpClient {
       this.attempt(call).catch(async (error: unknown) => {
         throw await this.scheme.explain(error);
       });
-    return withRetries(call.method, this.retryPolicy, attempt, {
+    return withRetries(call, this.retryPolicy, attempt, {
       onRetry: () => {
         this.stats.retries += 1;
       },
@@ -332,8 +334,12 @@ export class HttpClient {
       if (value !== undefined) url.searchParams.append(name, String(value));
     }
     const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+    if (options.idempotent !== undefined && typeof options.idempotent !== "boolean") {
+      throw new InvalidArgumentError("idempotent", "must be true or false");
+    }
     return {
       method,
+      idempotent: options.idempotent,
       path: relative,
       url: url.href,
       target: `${url.pathname}${url.search}`,

@@ -35,10 +35,12 @@ export * from "./errors";
 export { API_ROOT_PATH, HttpClient, resolveApiRoot } from "./http-client";
 export {
   backoffDelay,
+  isIdempotentMethod,
   isRetryable,
   parseRetryAfter,
   type RetryHooks,
   type RetryPolicy,
+  type RetryTarget,
   resolveRetryPolicy,
   withRetries,
 } from "./retry";

@@ -71,6 +71,12 @@ export interface RequestOptions {
   query?: Record<string, string | number | boolean | undefined>;
   /** JSON body; sent with `Content-Type: application/json`. */
   body?: unknown;
+  /**
+   * Whether sending the request twice has the effect of sending it once, so that a failure after it
+   * was sent may be retried. Default: the method's own (RFC 9110 §9.2.2): GET, HEAD, PUT and DELETE
+   * are, POST and PATCH are not. A PATCH that sets fields to the values it carries may declare `true`.
+   */
+  idempotent?: boolean;
 }
 
 /** A successful (2xx) answer. */
