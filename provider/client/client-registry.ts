@@ -1,10 +1,10 @@
 /**
- * One shared {@link HttpClient} per (API root, user, secret, CA, limits) in this process, so that every
+ * One shared {@link HttpClient} per (base URL, user, secret, CA, limits) in this process, so that every
  * caller shares one digest session and one connection pool. Pulumi's provider host runs every resource
  * of a `pulumi up` in one process (NOTES.md), so N resources cost N + 1 round trips, not 2N.
  */
 import { createHash } from "node:crypto";
-import { HttpClient, resolveApiRoot } from "./http-client";
+import { HttpClient, resolveBaseUrl } from "./http-client";
 import type { ClientOptions } from "./types";
 
 /**
@@ -31,7 +31,8 @@ function keyOf(options: ClientOptions): string {
   const retry = options.retry ?? {};
   return sha256(
     JSON.stringify([
-      resolveApiRoot(options.baseUrl),
+      resolveBaseUrl(options.baseUrl),
+      options.configuredUrl?.trim() ?? null,
       options.username,
       sha256(String(options.password)),
       sha256(options.caCertificate ?? ""),

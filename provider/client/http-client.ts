@@ -34,9 +34,6 @@ import type {
 } from "./types";
 import { undici } from "./undici";
 
-/** The API root appended to a base URL that has no path. */
-export const API_ROOT_PATH = "/api/public/v1.0";
-
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 /** Error bodies are read only this far: enough for any JSON error or the start of an HTML page. */
@@ -61,25 +58,25 @@ const NOT_SENT_CODES = new Set([
 const TIMEOUT_CODES = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT"]);
 
 /**
- * The API root for a base URL as a user types it: `https://om.example.com:8443` becomes
- * `https://om.example.com:8443/api/public/v1.0`; a URL with a path is the API root as given, without a
- * trailing slash. Throws an `InvalidArgumentError` for a URL without an http(s) scheme, with
- * credentials, or with a query or fragment.
+ * The base URL that request paths are below, as the client uses it: the origin and the path without a
+ * trailing slash (`https://om.example.com:8443/api/public/v1.0/` becomes
+ * `https://om.example.com:8443/api/public/v1.0`). Throws an `InvalidArgumentError` naming `option`
+ * for a URL without an http(s) scheme, with credentials, or with a query or fragment.
  */
-export function resolveApiRoot(baseUrl: string): string {
+export function resolveBaseUrl(baseUrl: string, option = "baseUrl"): string {
   if (typeof baseUrl !== "string" || baseUrl.trim() === "") {
-    throw new InvalidArgumentError("baseUrl", "must be the server's URL, e.g. https://om.example.com:8443");
+    throw new InvalidArgumentError(option, "must be the server's URL, e.g. https://om.example.com:8443");
   }
   const text = baseUrl.trim();
   // A URL with credentials is never quoted: they would be printed.
   const hasUserInfo = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(text);
   const shown = hasUserInfo ? "" : ` (got ${JSON.stringify(text.slice(0, 200))})`;
   if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
-    throw new InvalidArgumentError("baseUrl", `must start with https:// or http://${shown}`);
+    throw new InvalidArgumentError(option, `must start with https:// or http://${shown}`);
   }
   if (hasUserInfo) {
     throw new InvalidArgumentError(
-      "baseUrl",
+      option,
       "must not contain a user name or password; give the credentials as the username and password options",
     );
   }
@@ -87,19 +84,18 @@ export function resolveApiRoot(baseUrl: string): string {
   try {
     url = new URL(text);
   } catch {
-    throw new InvalidArgumentError("baseUrl", `is not a valid URL${shown}`);
+    throw new InvalidArgumentError(option, `is not a valid URL${shown}`);
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") {
-    throw new InvalidArgumentError("baseUrl", `must start with https:// or http://${shown}`);
+    throw new InvalidArgumentError(option, `must start with https:// or http://${shown}`);
   }
-  if (!url.hostname) throw new InvalidArgumentError("baseUrl", `must name a host${shown}`);
+  if (!url.hostname) throw new InvalidArgumentError(option, `must name a host${shown}`);
   if (url.search || text.includes("?")) {
-    throw new InvalidArgumentError("baseUrl", `must not have a query string${shown}`);
+    throw new InvalidArgumentError(option, `must not have a query string${shown}`);
   }
   if (url.hash || text.includes("#"))
-    throw new InvalidArgumentError("baseUrl", `must not have a fragment${shown}`);
-  const pathname = url.pathname.replace(/\/+$/, "");
-  return `${url.origin}${pathname === "" ? API_ROOT_PATH : pathname}`;
+    throw new InvalidArgumentError(option, `must not have a fragment${shown}`);
+  return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
 }
 
 function checkPositiveInteger(option: string, value: number | undefined, max: number): void {
@@ -192,8 +188,8 @@ interface Call extends CallInfo {
  * const { body } = await client.request({ method: "GET", path: `/orgs/${orgId}/apiKeys`, query: { pageNum: 1 } });
  */
 export class HttpClient {
-  /** The API root, e.g. `https://om.example.com:8443/api/public/v1.0`. */
-  readonly apiRoot: string;
+  /** The URL request paths are below, e.g. `https://om.example.com:8443/api/public/v1.0`. */
+  readonly baseUrl: string;
   /** What crossed the wire so far. */
   readonly stats: ClientStats;
   private readonly origin: string;
@@ -213,7 +209,8 @@ export class HttpClient {
   /** Validates every option at once; throws an `InvalidArgumentError` naming the first bad one. */
   constructor(options: ClientOptions) {
     if (!isRecord(options)) throw new InvalidArgumentError("options", "must be an object");
-    this.apiRoot = resolveApiRoot(options.baseUrl);
+    this.baseUrl = resolveBaseUrl(options.baseUrl);
+    if (options.configuredUrl !== undefined) resolveBaseUrl(options.configuredUrl, "configuredUrl");
     if (typeof options.username !== "string" || options.username === "") {
       throw new InvalidArgumentError("username", "must not be empty (the public key, or a user name)");
     }
@@ -256,7 +253,7 @@ export class HttpClient {
 
     const { password } = options;
     this.secret = () => password;
-    this.origin = new URL(this.apiRoot).origin;
+    this.origin = new URL(this.baseUrl).origin;
     this.caCertificate = options.caCertificate;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
@@ -267,7 +264,7 @@ export class HttpClient {
     this.agent = undefined;
     this.closed = false;
     this.scheme = new SchemeCheck({
-      baseUrl: options.baseUrl.trim(),
+      baseUrl: (options.configuredUrl ?? options.baseUrl).trim(),
       origin: this.origin,
       setting: this.settingNames.baseUrl,
       ca: () => this.trustedCas(),
@@ -329,7 +326,7 @@ export class HttpClient {
       throw new InvalidArgumentError("path", "must not contain ? or #; give query parameters as query");
     }
     checkHeaderText("path", relative);
-    const url = new URL(this.apiRoot + relative);
+    const url = new URL(this.baseUrl + relative);
     for (const [name, value] of Object.entries(options.query ?? {})) {
       if (value !== undefined) url.searchParams.append(name, String(value));
     }

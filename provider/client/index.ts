@@ -32,7 +32,7 @@ export {
   type ResponseHeaders,
 } from "./digest-session";
 export * from "./errors";
-export { API_ROOT_PATH, HttpClient, resolveApiRoot } from "./http-client";
+export { HttpClient, resolveBaseUrl } from "./http-client";
 export {
   backoffDelay,
   isIdempotentMethod,

@@ -25,10 +25,16 @@ export interface RetryOptions {
 /** Options of one {@link HttpClient}. Validated eagerly by the constructor (an `InvalidArgumentError`). */
 export interface ClientOptions {
   /**
-   * The server's URL as a user types it, e.g. `https://om.example.com:8443`. `/api/public/v1.0` is
-   * appended unless the URL already has a path, which is then taken as the API root.
+   * The URL that request paths are below, e.g. `https://om.example.com:8443/api/public/v1.0`: http or
+   * https, no credentials, no query or fragment; a trailing slash is dropped.
    */
   baseUrl: string;
+  /**
+   * The URL as its user configured it, when {@link baseUrl} was derived from it (a path appended): a
+   * message that suggests another URL (`https://` for `http://`) suggests it in this one's form.
+   * Default: `baseUrl`.
+   */
+  configuredUrl?: string;
   /** Digest user part: the public key of an API key, or a user name. */
   username: string;
   /** Digest secret: the private key of an API key, or a user's API key. Never printed. */

@@ -6,6 +6,8 @@
  *
  * Nothing here is captured by a serialized provider: the serialized methods `require` it at call time.
  */
+
+import { apiRoot } from "../api/api-root";
 import type { HttpClient } from "../client";
 import { getHttpClient } from "../client";
 import { type ConfigLookup, resolveSettings, SETTINGS, type Settings } from "./settings";
@@ -71,7 +73,9 @@ export function clientFor(settings: Settings): HttpClient {
   const known = clientsBySettings.get(settings);
   if (known !== undefined && !known.isClosed) return known;
   const client = getHttpClient({
-    baseUrl: settings.baseUrl,
+    baseUrl: apiRoot(settings.baseUrl),
+    // A message that suggests another URL suggests the one the user set.
+    configuredUrl: settings.baseUrl,
     username: settings.publicKey,
     password: settings.privateKey,
     caCertificate: settings.caCertificate,

@@ -1,5 +1,6 @@
 import * as net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { apiRoot } from "../../provider/api/api-root";
 import {
   ApiError,
   backoffDelay,
@@ -41,7 +42,7 @@ async function serve(options: DigestServerOptions): Promise<DigestServer> {
 
 function makeClient(baseUrl: string, options: Partial<ClientOptions> = {}): HttpClient {
   const c = new HttpClient({
-    baseUrl,
+    baseUrl: apiRoot(baseUrl),
     username: DEFAULT_USER,
     password: DEFAULT_PASSWORD,
     retry: { baseDelayMs: 5, maxDelayMs: 50, maxAttempts: 4 },

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiRoot } from "../../provider/api/api-root";
 import { HttpClient, TlsError } from "../../provider/client";
 import { makeTestCa, type TestCa } from "../support/tls";
 import {
@@ -24,7 +25,7 @@ afterAll(async () => {
 
 function makeClient(host: string, caCertificate?: string): HttpClient {
   const c = new HttpClient({
-    baseUrl: `https://${host}:${server.port}`,
+    baseUrl: apiRoot(`https://${host}:${server.port}`),
     username: DEFAULT_USER,
     password: DEFAULT_PASSWORD,
     ...(caCertificate ? { caCertificate } : {}),

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { apiRoot } from "../../provider/api/api-root";
 import {
   ApiError,
   closeAllHttpClients,
@@ -7,7 +8,7 @@ import {
   InvalidArgumentError,
   ResponseShapeError,
   ResponseTooLargeError,
-  resolveApiRoot,
+  resolveBaseUrl,
   TimeoutError,
 } from "../../provider/client";
 import type { ClientOptions } from "../../provider/client/types";
@@ -37,7 +38,7 @@ async function setup(
 ): Promise<{ server: DigestServer; client: HttpClient }> {
   server = await startDigestServer(serverOptions);
   client = new HttpClient({
-    baseUrl: server.origin,
+    baseUrl: apiRoot(server.origin),
     username: DEFAULT_USER,
     password: DEFAULT_PASSWORD,
     retry: { baseDelayMs: 5, maxDelayMs: 20, maxAttempts: 1 },
@@ -261,18 +262,11 @@ describe("answers", () => {
 });
 
 describe("base URL and options", () => {
-  it("appends the API root to a bare server URL and keeps a given path", () => {
-    expect(resolveApiRoot("https://om.example.com:8443")).toBe("https://om.example.com:8443/api/public/v1.0");
-    expect(resolveApiRoot("https://om.example.com:8443/")).toBe(
-      "https://om.example.com:8443/api/public/v1.0",
-    );
-    expect(resolveApiRoot("http://10.0.0.5:8080/api/public/v1.0/")).toBe(
+  it("takes the base URL as the root that paths are below, without a trailing slash", () => {
+    expect(resolveBaseUrl("http://10.0.0.5:8080/api/public/v1.0/")).toBe(
       "http://10.0.0.5:8080/api/public/v1.0",
     );
-    expect(resolveApiRoot("https://proxy.example.com/mms/api/public/v1.0")).toBe(
-      "https://proxy.example.com/mms/api/public/v1.0",
-    );
-    expect(resolveApiRoot("  HTTPS://OM.example.com ")).toBe("https://om.example.com/api/public/v1.0");
+    expect(resolveBaseUrl("  HTTPS://OM.example.com/x ")).toBe("https://om.example.com/x");
   });
 
   it("rejects a bad base URL eagerly, naming the option and the rule", () => {
@@ -285,8 +279,8 @@ describe("base URL and options", () => {
       ["", /baseUrl/],
     ];
     for (const [url, rule] of bad) {
-      expect(() => resolveApiRoot(url)).toThrow(InvalidArgumentError);
-      expect(() => resolveApiRoot(url)).toThrow(rule);
+      expect(() => resolveBaseUrl(url)).toThrow(InvalidArgumentError);
+      expect(() => resolveBaseUrl(url)).toThrow(rule);
     }
   });
 
