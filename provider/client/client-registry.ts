@@ -35,7 +35,7 @@ function keyOf(options: ClientOptions): string {
       options.configuredUrl?.trim() ?? null,
       options.username,
       sha256(String(options.password)),
-      sha256(options.caCertificate ?? ""),
+      sha256(options.caPem ?? ""),
       options.timeoutMs ?? null,
       options.maxResponseBytes ?? null,
       retry.maxAttempts ?? null,
@@ -44,7 +44,7 @@ function keyOf(options: ClientOptions): string {
       retry.maxElapsedMs ?? null,
       options.userAgent ?? null,
       options.settingNames?.baseUrl ?? null,
-      options.settingNames?.caCertificate ?? null,
+      options.settingNames?.caPem ?? null,
       options.settingNames?.timeoutMs ?? null,
     ]),
   );

@@ -194,7 +194,7 @@ export class HttpClient {
   readonly stats: ClientStats;
   private readonly origin: string;
   private readonly secret: () => string;
-  private readonly caCertificate: string | undefined;
+  private readonly caPem: string | undefined;
   private readonly timeoutMs: number;
   private readonly maxResponseBytes: number;
   private readonly retryPolicy: RetryPolicy;
@@ -218,13 +218,10 @@ export class HttpClient {
     if (typeof options.password !== "string" || options.password === "") {
       throw new InvalidArgumentError("password", "must not be empty (the private key, or a user's API key)");
     }
-    if (options.caCertificate !== undefined) {
-      if (
-        typeof options.caCertificate !== "string" ||
-        !options.caCertificate.includes("-----BEGIN CERTIFICATE-----")
-      ) {
+    if (options.caPem !== undefined) {
+      if (typeof options.caPem !== "string" || !options.caPem.includes("-----BEGIN CERTIFICATE-----")) {
         throw new InvalidArgumentError(
-          "caCertificate",
+          "caPem",
           "must be the PEM text of one or more certificates (-----BEGIN CERTIFICATE-----…), not a file name",
         );
       }
@@ -254,7 +251,7 @@ export class HttpClient {
     const { password } = options;
     this.secret = () => password;
     this.origin = new URL(this.baseUrl).origin;
-    this.caCertificate = options.caCertificate;
+    this.caPem = options.caPem;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     this.userAgent = options.userAgent ?? defaultUserAgent();
@@ -391,7 +388,7 @@ export class HttpClient {
 
   // Private CAs are added to Node's roots, never in place of them and never by turning checks off.
   private trustedCas(): string[] | undefined {
-    return this.caCertificate === undefined ? undefined : [...tls.rootCertificates, this.caCertificate];
+    return this.caPem === undefined ? undefined : [...tls.rootCertificates, this.caPem];
   }
 
   private dispatcher(): Agent {
@@ -579,7 +576,7 @@ export class HttpClient {
         causeCode: code,
         causeMessage: cause.message,
         cause,
-        setting: this.settingNames.caCertificate,
+        setting: this.settingNames.caPem ?? "caPem",
       });
     }
     const sent = mayReachServer && !(code !== undefined && NOT_SENT_CODES.has(code));

@@ -39,8 +39,11 @@ export interface ClientOptions {
   username: string;
   /** Digest secret: the private key of an API key, or a user's API key. Never printed. */
   password: string;
-  /** PEM text of one or more CA certificates, added to Node's default trust store. */
-  caCertificate?: string;
+  /**
+   * PEM text (not a file name) of one or more CA certificates, added to Node's default trust store, as
+   * Node's `tls` option `ca` takes them.
+   */
+  caPem?: string;
   /** Time allowed for one attempt (connect, headers and the whole body), in ms. Default 30_000. */
   timeoutMs?: number;
   /** Largest response body read, in bytes. Default 32 MiB. */
@@ -51,9 +54,9 @@ export interface ClientOptions {
   /**
    * How the user sets what lies behind these options, for error messages: a tool that builds the client
    * from its own settings names them here, so that a message says what to change and where. Default:
-   * the option names (`baseUrl`, `caCertificate`, `timeoutMs`).
+   * the option names (`baseUrl`, `caPem`, `timeoutMs`).
    *
-   * @example { caCertificate: "opsmanager:caCertificate (or OPSMANAGER_CA_CERTIFICATE)" }
+   * @example { caPem: "opsmanager:caCertificate (or OPSMANAGER_CA_CERTIFICATE)" }
    */
   settingNames?: SettingNames;
 }
@@ -62,8 +65,8 @@ export interface ClientOptions {
 export interface SettingNames {
   /** The setting that gives the server's URL. */
   baseUrl?: string;
-  /** The setting that gives the PEM file of a private certificate authority. */
-  caCertificate?: string;
+  /** The setting that gives the PEM of a private certificate authority (a file's path, say). */
+  caPem?: string;
   /** The setting that gives the time allowed for one attempt. */
   timeoutMs?: string;
 }

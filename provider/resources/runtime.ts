@@ -78,12 +78,12 @@ export function clientFor(settings: Settings): HttpClient {
     configuredUrl: settings.baseUrl,
     username: settings.publicKey,
     password: settings.privateKey,
-    caCertificate: settings.caCertificate,
+    caPem: settings.caPem,
     timeoutMs: settings.timeoutMs,
     // Transport errors name the settings a user of the provider knows, not the client's options.
     settingNames: {
       baseUrl: settingName(SETTINGS.baseUrl),
-      caCertificate: settingName(SETTINGS.caCertificate),
+      caPem: settingName(SETTINGS.caCertificate),
       timeoutMs: settingName(SETTINGS.timeoutSeconds),
     },
   });

@@ -313,7 +313,7 @@ describe("base URL and options", () => {
       [{ timeoutMs: 1.5 }, "timeoutMs"],
       [{ maxResponseBytes: -1 }, "maxResponseBytes"],
       [{ retry: { maxAttempts: 0 } }, "retry.maxAttempts"],
-      [{ caCertificate: "/etc/ssl/ca.pem" }, "caCertificate"],
+      [{ caPem: "/etc/ssl/ca.pem" }, "caPem"],
       [{ userAgent: "x\ny" }, "userAgent"],
     ];
     for (const [override, option] of cases) {
