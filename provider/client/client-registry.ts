@@ -4,7 +4,8 @@
  * of a `pulumi up` in one process (NOTES.md), so N resources cost N + 1 round trips, not 2N.
  */
 import { createHash } from "node:crypto";
-import { HttpClient, resolveBaseUrl } from "./http-client";
+import { HttpClient } from "./http-client";
+import { resolveBaseUrl } from "./options";
 import type { ClientOptions } from "./types";
 
 /**

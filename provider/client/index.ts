@@ -32,7 +32,8 @@ export {
   type ResponseHeaders,
 } from "./digest-session";
 export * from "./errors";
-export { HttpClient, resolveBaseUrl } from "./http-client";
+export { HttpClient } from "./http-client";
+export { resolveBaseUrl } from "./options";
 export {
   backoffDelay,
   isIdempotentMethod,
