@@ -65,14 +65,9 @@ function settingName(setting: { config: string; env: readonly string[] }): strin
   return `${setting.config} or the environment variable ${setting.env.join(" or ")}`;
 }
 
-// Resolved settings are reused while they do not change, so this skips the registry's hashing.
-const clientsBySettings = new WeakMap<Settings, HttpClient>();
-
 /** The shared client for `settings`: one per server, credentials and CA in the process. */
 export function clientFor(settings: Settings): HttpClient {
-  const known = clientsBySettings.get(settings);
-  if (known !== undefined && !known.isClosed) return known;
-  const client = getHttpClient({
+  return getHttpClient({
     baseUrl: apiRoot(settings.baseUrl),
     // A message that suggests another URL suggests the one the user set.
     configuredUrl: settings.baseUrl,
@@ -87,8 +82,6 @@ export function clientFor(settings: Settings): HttpClient {
       timeoutMs: settingName(SETTINGS.timeoutSeconds),
     },
   });
-  clientsBySettings.set(settings, client);
-  return client;
 }
 
 /** For tests: forget the configuration, as a new host process would. */
