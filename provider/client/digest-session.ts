@@ -104,11 +104,17 @@ interface NonceState {
    * per `opaque` and keeps the opaque in a 401, so a 401 to a shared nonce gives one that is not.
    */
   alone: boolean;
-  /** It replaced a nonce whose use the server refused without saying `stale=true`. */
-  afterRefusal: boolean;
-  /** The server accepted a use of it past the first. */
-  reused: boolean;
+  /** What the server has shown of this nonce's reuse; see {@link NonceTrust}. */
+  trust: NonceTrust;
 }
+
+/**
+ * What the server has shown of a nonce: `new`, nothing yet; `replacement`, it replaced the session's
+ * nonce after the server refused that one without `stale=true`, and no reuse of it has passed yet;
+ * `reusable`, the server accepted a use of it past the first. A refused second use of a
+ * `replacement` is what tells a server that wants one nonce per request.
+ */
+type NonceTrust = "new" | "replacement" | "reusable";
 
 /** Where a request takes the nonce of its next signed try from. */
 type Source =
@@ -146,7 +152,7 @@ const MAX_NC = 0xffffffff;
 const MAX_TRIES = 4;
 
 function newState(challenge: DigestChallenge, alone: boolean): NonceState {
-  return { challenge, count: 0, alone, afterRefusal: false, reused: false };
+  return { challenge, count: 0, alone, trust: "new" };
 }
 
 function challengesOf(headers: ResponseHeaders): AuthChallenge[] {
@@ -193,7 +199,7 @@ export class DigestSession {
   private readonly makeCnonce: () => string;
   private current: NonceState | undefined;
   private pending: Promise<void> | undefined;
-  private freshPerRequest: boolean;
+  private signing: DigestMode;
 
   constructor(options: DigestSessionOptions) {
     const { password } = options;
@@ -202,12 +208,12 @@ export class DigestSession {
     this.makeCnonce = options.cnonce ?? createCnonce;
     this.current = undefined;
     this.pending = undefined;
-    this.freshPerRequest = false;
+    this.signing = "reuse";
   }
 
   /** `reuse`, or `fresh` while the server is taken to refuse reused nonces (see {@link DigestMode}). */
   get mode(): DigestMode {
-    return this.freshPerRequest ? "fresh" : "reuse";
+    return this.signing;
   }
 
   /** The nonce that requests are signed with now, if any. */
@@ -225,7 +231,7 @@ export class DigestSession {
     events: DigestEvents = {},
   ): Promise<DigestOutcome<R>> {
     const attempt: Attempt = {
-      source: this.freshPerRequest && request.hasBody ? { kind: "own" } : { kind: "session" },
+      source: this.signing === "fresh" && request.hasBody ? { kind: "own" } : { kind: "session" },
       tries: 0,
       displaced: undefined,
     };
@@ -270,7 +276,7 @@ export class DigestSession {
       // In the fallback a request with a body fetches its own challenge, so its body crosses once; a
       // bodyless request tries the nonce that passed last, which costs no more than a challenge when
       // refused and is how the session learns that the refusals were expiries.
-      const own = source.kind === "own" || (this.freshPerRequest && (request.hasBody || !this.current));
+      const own = source.kind === "own" || (this.signing === "fresh" && (request.hasBody || !this.current));
       if (!own && this.current) return { state: this.current, shared: true };
       if (!own && this.pending) {
         await this.pending;
@@ -299,7 +305,7 @@ export class DigestSession {
     const next = newState(challenge, !tied);
     const alone: Source = tied ? { kind: "own" } : { kind: "held", state: next };
     // The last try is with a nonce this request holds alone.
-    if (attempt.tries + 1 >= MAX_TRIES || !shared || this.freshPerRequest) return alone;
+    if (attempt.tries + 1 >= MAX_TRIES || !shared || this.signing === "fresh") return alone;
     // Another request already replaced the session's nonce: sign again with the newer one.
     if (this.current !== undefined && this.current !== state) return { kind: "session" };
     if (challenge.stale || tied) {
@@ -311,9 +317,9 @@ export class DigestSession {
       this.current = next;
       return { kind: "session" };
     }
-    if (state.afterRefusal && !state.reused && nc > 1) {
+    if (state.trust === "replacement" && nc > 1) {
       // The server refused the second use of a nonce it had just issued: it wants one nonce per request.
-      this.freshPerRequest = true;
+      this.signing = "fresh";
       this.current = undefined;
       return alone;
     }
@@ -329,16 +335,16 @@ export class DigestSession {
     attempt: Attempt,
     headers: ResponseHeaders,
   ): void {
-    if (nc > 1) state.reused = true;
-    if (this.freshPerRequest) {
+    if (nc > 1) state.trust = "reusable";
+    if (this.signing === "fresh") {
       // Issue 10 #8: two expiries in a row (stale=false) look like a refusal of reuse. A second use that
       // passes shows the server takes reuse after all: every request reuses nonces again.
-      if (nc > 1) this.freshPerRequest = false;
+      if (nc > 1) this.signing = "reuse";
       state.alone = false;
       this.current = state;
     } else if (!shared && attempt.displaced && this.current === attempt.displaced) {
       // The session's nonce was refused and this one, from that 401, passed: the session uses it now.
-      state.afterRefusal = true;
+      if (state.trust === "new") state.trust = "replacement";
       state.alone = false;
       this.current = state;
     }
@@ -427,7 +433,7 @@ export class DigestSession {
   /** RFC 7616 §3.5: `Authentication-Info: nextnonce="…"` names the nonce to use next. */
   private takeNextNonce(headers: ResponseHeaders, used: NonceState): void {
     const info = firstHeader(headers["authentication-info"]);
-    if (!info || this.freshPerRequest || this.current !== used) return;
+    if (!info || this.signing === "fresh" || this.current !== used) return;
     const next = parseAuthenticationInfo(info).nextnonce;
     if (!next || next === used.challenge.nonce) return;
     this.current = newState({ ...used.challenge, nonce: next, stale: false }, false);
