@@ -2,7 +2,7 @@
  * Response bodies: read within a byte limit, decoded by their charset, parsed as JSON, or read as the
  * `{errorCode, detail, reason, parameters}` of an error answer.
  */
-import type { ResponseHeaders } from "./digest-session";
+import type { ResponseHeaders } from "./digest-types";
 import { type CallInfo, quoteSnippet } from "./errors/format";
 import { ResponseShapeError } from "./errors/response-shape-error";
 import { isRecord } from "./is-record";

@@ -5,7 +5,7 @@
 import type { Dispatcher } from "undici";
 import { type BodyStream, ERROR_BODY_BYTES, parseErrorBody, readLimited } from "./body";
 import { type Call, callInfo } from "./call";
-import type { DigestResponseLike, ResponseHeaders } from "./digest-session";
+import type { DigestResponseLike, ResponseHeaders } from "./digest-types";
 import { ResponseTooLargeError } from "./errors/response-too-large-error";
 
 /** A response whose body is still to be read. */

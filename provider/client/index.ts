@@ -20,17 +20,17 @@ export {
   type SignInput,
   selectDigestChallenge,
 } from "./digest";
-export {
-  type DigestEvents,
-  type DigestMode,
-  type DigestOutcome,
-  type DigestRequest,
-  type DigestResponseLike,
-  type DigestSend,
-  DigestSession,
-  type DigestSessionOptions,
-  type ResponseHeaders,
-} from "./digest-session";
+export { DigestSession } from "./digest-session";
+export type {
+  DigestEvents,
+  DigestMode,
+  DigestOutcome,
+  DigestRequest,
+  DigestResponseLike,
+  DigestSend,
+  DigestSessionOptions,
+  ResponseHeaders,
+} from "./digest-types";
 export * from "./errors";
 export { HttpClient } from "./http-client";
 export { resolveBaseUrl } from "./options";
