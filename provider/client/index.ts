@@ -21,16 +21,7 @@ export {
   selectDigestChallenge,
 } from "./digest";
 export { DigestSession } from "./digest-session";
-export type {
-  DigestEvents,
-  DigestMode,
-  DigestOutcome,
-  DigestRequest,
-  DigestResponseLike,
-  DigestSend,
-  DigestSessionOptions,
-  ResponseHeaders,
-} from "./digest-types";
+export type * from "./digest-types";
 export * from "./errors";
 export { HttpClient } from "./http-client";
 export { resolveBaseUrl } from "./options";
