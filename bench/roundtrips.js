@@ -27,7 +27,7 @@ const CLIENTS = [
     name: "ours (HttpClient)",
     open(sim) {
       const client = new HttpClient({
-        baseUrl: sim.url,
+        baseUrl: sim.apiRoot,
         username: sim.publicKey,
         password: sim.privateKey,
       });
@@ -116,7 +116,7 @@ function operations(sim) {
 /** What the simulator answers to the GET and the PATCH: the ceiling server sends the same bodies. */
 async function simulatorBodies() {
   const sim = await startSimulator(SIM_OPTIONS);
-  const probe = new HttpClient({ baseUrl: sim.url, username: sim.publicKey, password: sim.privateKey });
+  const probe = new HttpClient({ baseUrl: sim.apiRoot, username: sim.publicKey, password: sim.privateKey });
   try {
     const ops = operations(sim);
     const [path, query] = ops.GET.path.split("?");

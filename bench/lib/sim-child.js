@@ -55,7 +55,11 @@ async function warmUp(clients = 8) {
   sim.state.addGroup(WARM_GROUP);
   const admin = sim.state.apiKeys().find((k) => k.publicKey === sim.publicKey);
   for (let c = 0; c < clients; c++) {
-    const client = new HttpClient({ baseUrl: sim.url, username: sim.publicKey, password: sim.privateKey });
+    const client = new HttpClient({
+      baseUrl: sim.apiRoot,
+      username: sim.publicKey,
+      password: sim.privateKey,
+    });
     try {
       await listAllOrgApiKeys(client, sim.orgId);
       await Promise.all(

@@ -225,7 +225,8 @@ export async function patchOrgApiKey(
   const response = await requestAs(
     transport,
     { kind: "updateOrgApiKey", orgId },
-    { method: "PATCH", path, body },
+    // It sets desc and roles to the values sent: sending it twice is sending it once.
+    { method: "PATCH", path, body, idempotent: true },
     { orgId, apiKeyId },
   );
   return parseResponse(apiKeySchema, response, "PATCH", path);

@@ -122,7 +122,13 @@ export async function extendLogCollectionJob(
   if ("rule" in parsed) throw new InputError("expirationDate", parsed.rule, quoteValue(expirationDate));
   await sendRequest(
     transport,
-    { method: "PATCH", path, body: { expirationDate: wireTimestamp(parsed.ms) } },
+    {
+      method: "PATCH",
+      path,
+      body: { expirationDate: wireTimestamp(parsed.ms) },
+      // It sets the date to the value sent: sending it twice is sending it once.
+      idempotent: true,
+    },
     (error) => explainJobError(error, "extendLogCollectionJob", { groupId, jobId }),
   );
 }

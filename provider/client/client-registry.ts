@@ -1,10 +1,11 @@
 /**
- * One shared {@link HttpClient} per (API root, user, secret, CA, limits) in this process, so that every
+ * One shared {@link HttpClient} per (base URL, user, secret, CA, limits) in this process, so that every
  * caller shares one digest session and one connection pool. Pulumi's provider host runs every resource
  * of a `pulumi up` in one process (NOTES.md), so N resources cost N + 1 round trips, not 2N.
  */
 import { createHash } from "node:crypto";
-import { HttpClient, resolveApiRoot } from "./http-client";
+import { HttpClient } from "./http-client";
+import { resolveBaseUrl } from "./options";
 import type { ClientOptions } from "./types";
 
 /**
@@ -31,10 +32,11 @@ function keyOf(options: ClientOptions): string {
   const retry = options.retry ?? {};
   return sha256(
     JSON.stringify([
-      resolveApiRoot(options.baseUrl),
+      resolveBaseUrl(options.baseUrl),
+      options.configuredUrl?.trim() ?? null,
       options.username,
       sha256(String(options.password)),
-      sha256(options.caCertificate ?? ""),
+      sha256(options.caPem ?? ""),
       options.timeoutMs ?? null,
       options.maxResponseBytes ?? null,
       retry.maxAttempts ?? null,
@@ -43,7 +45,7 @@ function keyOf(options: ClientOptions): string {
       retry.maxElapsedMs ?? null,
       options.userAgent ?? null,
       options.settingNames?.baseUrl ?? null,
-      options.settingNames?.caCertificate ?? null,
+      options.settingNames?.caPem ?? null,
       options.settingNames?.timeoutMs ?? null,
     ]),
   );

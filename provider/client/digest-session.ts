@@ -11,87 +11,16 @@ import {
   parseWwwAuthenticate,
   selectDigestChallenge,
 } from "./digest";
-
-/** Response headers as undici gives them: lower-case names. */
-export type ResponseHeaders = Record<string, string | string[] | undefined>;
-
-/** What the session needs to see of a response. */
-export interface DigestResponseLike {
-  status: number;
-  headers: ResponseHeaders;
-  /**
-   * Set on a 401 to a signed request that the server wrote after taking the credentials (it refused
-   * the request itself, a caller without the role, say); how the caller tells is its own. Such a 401
-   * is the outcome: signing the request again would only send it again.
-   */
-  pastAuthentication?: boolean;
-  /** Reads and drops the body, so the connection can be reused. */
-  discard(): Promise<void>;
-}
-
-/** The request being authenticated. */
-export interface DigestRequest {
-  method: string;
-  /** The request target, query string included: the digest `uri`. */
-  uri: string;
-  /** Whether the request has a body (then challenges are fetched with a bodyless GET, not with it). */
-  hasBody: boolean;
-}
-
-/**
- * Sends the request once. `authorization` is the header value, or `undefined` to send none. `probe`
- * asks for a bodyless `GET` to the same URL instead of the request itself, to fetch a challenge.
- */
-export type DigestSend<R extends DigestResponseLike> = (
-  authorization: string | undefined,
-  probe: boolean,
-) => Promise<R>;
-
-/** The final response of {@link DigestSession.perform}. */
-export type DigestOutcome<R> = (
-  | { response: R; rejected: false }
-  | {
-      response: R;
-      /** The response is a 401 that authentication could not get past. */
-      rejected: true;
-      /**
-       * `rejected`: the server refused a first use of a nonce this request fetched for itself, so the
-       * credentials are wrong; `stale`: the server called even such a nonce stale, so the credentials were
-       * never judged; `unsupported-challenge`: no challenge this client can answer.
-       */
-      why: "rejected" | "stale" | "unsupported-challenge";
-      /** The schemes the server offered, when none could be answered. */
-      offered?: string;
-    }
-) & {
-  /**
-   * The response answers the bodyless GET sent to fetch a challenge for a request with a body, not
-   * the request itself, which was not sent.
-   */
-  probe?: boolean;
-};
-
-/** Callbacks for counting what crossed the wire. */
-export interface DigestEvents {
-  /** A 401 carrying a Digest challenge was received and will be answered. */
-  onChallenge?(): void;
-}
-
-/** Options of a {@link DigestSession}. */
-export interface DigestSessionOptions {
-  username: string;
-  password: string;
-  /** Client nonce source. Default: {@link createCnonce}, 122 random bits from the CSPRNG as 32 hex digits. */
-  cnonce?: () => string;
-}
-
-/**
- * How the session signs: `reuse` keeps one nonce for every request (RFC 7616 §3.6); `fresh`, after the
- * server was seen to refuse the second use of a nonce it had just issued, fetches a challenge for each
- * request with a body (so that the body crosses once) and signs a bodyless request with the nonce that
- * passed last, going back to `reuse` when the server accepts that.
- */
-export type DigestMode = "reuse" | "fresh";
+import type {
+  DigestEvents,
+  DigestMode,
+  DigestOutcome,
+  DigestRequest,
+  DigestResponseLike,
+  DigestSend,
+  DigestSessionOptions,
+  ResponseHeaders,
+} from "./digest-types";
 
 interface NonceState {
   challenge: DigestChallenge;
@@ -104,11 +33,17 @@ interface NonceState {
    * per `opaque` and keeps the opaque in a 401, so a 401 to a shared nonce gives one that is not.
    */
   alone: boolean;
-  /** It replaced a nonce whose use the server refused without saying `stale=true`. */
-  afterRefusal: boolean;
-  /** The server accepted a use of it past the first. */
-  reused: boolean;
+  /** What the server has shown of this nonce's reuse; see {@link NonceTrust}. */
+  trust: NonceTrust;
 }
+
+/**
+ * What the server has shown of a nonce: `new`, nothing yet; `replacement`, it replaced the session's
+ * nonce after the server refused that one without `stale=true`, and no reuse of it has passed yet;
+ * `reusable`, the server accepted a use of it past the first. A refused second use of a
+ * `replacement` is what tells a server that wants one nonce per request.
+ */
+type NonceTrust = "new" | "replacement" | "reusable";
 
 /** Where a request takes the nonce of its next signed try from. */
 type Source =
@@ -146,7 +81,7 @@ const MAX_NC = 0xffffffff;
 const MAX_TRIES = 4;
 
 function newState(challenge: DigestChallenge, alone: boolean): NonceState {
-  return { challenge, count: 0, alone, afterRefusal: false, reused: false };
+  return { challenge, count: 0, alone, trust: "new" };
 }
 
 function challengesOf(headers: ResponseHeaders): AuthChallenge[] {
@@ -193,7 +128,7 @@ export class DigestSession {
   private readonly makeCnonce: () => string;
   private current: NonceState | undefined;
   private pending: Promise<void> | undefined;
-  private freshPerRequest: boolean;
+  private signing: DigestMode;
 
   constructor(options: DigestSessionOptions) {
     const { password } = options;
@@ -202,12 +137,12 @@ export class DigestSession {
     this.makeCnonce = options.cnonce ?? createCnonce;
     this.current = undefined;
     this.pending = undefined;
-    this.freshPerRequest = false;
+    this.signing = "reuse";
   }
 
   /** `reuse`, or `fresh` while the server is taken to refuse reused nonces (see {@link DigestMode}). */
   get mode(): DigestMode {
-    return this.freshPerRequest ? "fresh" : "reuse";
+    return this.signing;
   }
 
   /** The nonce that requests are signed with now, if any. */
@@ -225,7 +160,7 @@ export class DigestSession {
     events: DigestEvents = {},
   ): Promise<DigestOutcome<R>> {
     const attempt: Attempt = {
-      source: this.freshPerRequest && request.hasBody ? { kind: "own" } : { kind: "session" },
+      source: this.signing === "fresh" && request.hasBody ? { kind: "own" } : { kind: "session" },
       tries: 0,
       displaced: undefined,
     };
@@ -270,7 +205,7 @@ export class DigestSession {
       // In the fallback a request with a body fetches its own challenge, so its body crosses once; a
       // bodyless request tries the nonce that passed last, which costs no more than a challenge when
       // refused and is how the session learns that the refusals were expiries.
-      const own = source.kind === "own" || (this.freshPerRequest && (request.hasBody || !this.current));
+      const own = source.kind === "own" || (this.signing === "fresh" && (request.hasBody || !this.current));
       if (!own && this.current) return { state: this.current, shared: true };
       if (!own && this.pending) {
         await this.pending;
@@ -299,7 +234,7 @@ export class DigestSession {
     const next = newState(challenge, !tied);
     const alone: Source = tied ? { kind: "own" } : { kind: "held", state: next };
     // The last try is with a nonce this request holds alone.
-    if (attempt.tries + 1 >= MAX_TRIES || !shared || this.freshPerRequest) return alone;
+    if (attempt.tries + 1 >= MAX_TRIES || !shared || this.signing === "fresh") return alone;
     // Another request already replaced the session's nonce: sign again with the newer one.
     if (this.current !== undefined && this.current !== state) return { kind: "session" };
     if (challenge.stale || tied) {
@@ -311,9 +246,9 @@ export class DigestSession {
       this.current = next;
       return { kind: "session" };
     }
-    if (state.afterRefusal && !state.reused && nc > 1) {
+    if (state.trust === "replacement" && nc > 1) {
       // The server refused the second use of a nonce it had just issued: it wants one nonce per request.
-      this.freshPerRequest = true;
+      this.signing = "fresh";
       this.current = undefined;
       return alone;
     }
@@ -329,16 +264,16 @@ export class DigestSession {
     attempt: Attempt,
     headers: ResponseHeaders,
   ): void {
-    if (nc > 1) state.reused = true;
-    if (this.freshPerRequest) {
+    if (nc > 1) state.trust = "reusable";
+    if (this.signing === "fresh") {
       // Issue 10 #8: two expiries in a row (stale=false) look like a refusal of reuse. A second use that
       // passes shows the server takes reuse after all: every request reuses nonces again.
-      if (nc > 1) this.freshPerRequest = false;
+      if (nc > 1) this.signing = "reuse";
       state.alone = false;
       this.current = state;
     } else if (!shared && attempt.displaced && this.current === attempt.displaced) {
       // The session's nonce was refused and this one, from that 401, passed: the session uses it now.
-      state.afterRefusal = true;
+      if (state.trust === "new") state.trust = "replacement";
       state.alone = false;
       this.current = state;
     }
@@ -427,7 +362,7 @@ export class DigestSession {
   /** RFC 7616 §3.5: `Authentication-Info: nextnonce="…"` names the nonce to use next. */
   private takeNextNonce(headers: ResponseHeaders, used: NonceState): void {
     const info = firstHeader(headers["authentication-info"]);
-    if (!info || this.freshPerRequest || this.current !== used) return;
+    if (!info || this.signing === "fresh" || this.current !== used) return;
     const next = parseAuthenticationInfo(info).nextnonce;
     if (!next || next === used.challenge.nonce) return;
     this.current = newState({ ...used.challenge, nonce: next, stale: false }, false);

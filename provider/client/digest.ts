@@ -274,8 +274,8 @@ export function formatNc(count: number): string {
 
 /**
  * A random client nonce: the 122 random bits of a version 4 UUID from the system's CSPRNG, as 32 hex
- * digits. `randomUUID` draws its entropy in batches (Node caches enough for 128 UUIDs), where
- * `randomBytes(16)` asked the CSPRNG once per request.
+ * digits. `randomUUID` draws its entropy from a cache Node refills in batches (its documented
+ * `disableEntropyCache` option), so a signed request does not ask the CSPRNG each time.
  */
 export function createCnonce(): string {
   return randomUUID().replaceAll("-", "");

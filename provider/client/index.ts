@@ -20,25 +20,19 @@ export {
   type SignInput,
   selectDigestChallenge,
 } from "./digest";
-export {
-  type DigestEvents,
-  type DigestMode,
-  type DigestOutcome,
-  type DigestRequest,
-  type DigestResponseLike,
-  type DigestSend,
-  DigestSession,
-  type DigestSessionOptions,
-  type ResponseHeaders,
-} from "./digest-session";
+export { DigestSession } from "./digest-session";
+export type * from "./digest-types";
 export * from "./errors";
-export { API_ROOT_PATH, HttpClient, resolveApiRoot } from "./http-client";
+export { HttpClient } from "./http-client";
+export { resolveBaseUrl } from "./options";
 export {
   backoffDelay,
+  isIdempotentMethod,
   isRetryable,
   parseRetryAfter,
   type RetryHooks,
   type RetryPolicy,
+  type RetryTarget,
   resolveRetryPolicy,
   withRetries,
 } from "./retry";

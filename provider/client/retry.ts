@@ -12,6 +12,13 @@ import { TimeoutError } from "./errors/timeout-error";
 import { TlsError } from "./errors/tls-error";
 import type { HttpMethod, RetryOptions } from "./types";
 
+/** What retrying needs to know of a request: whether repeating it is safe. */
+export interface RetryTarget {
+  method: HttpMethod;
+  /** The caller's declaration; default {@link isIdempotentMethod} of `method`. */
+  idempotent?: boolean;
+}
+
 /** {@link RetryOptions} with every default filled in. */
 export interface RetryPolicy {
   maxAttempts: number;
@@ -30,10 +37,21 @@ export interface RetryHooks {
   random?(): number;
 }
 
-/** Statuses worth retrying for methods that may be repeated. */
+/** Statuses worth retrying for idempotent requests. */
 const RETRY_STATUSES = [429, 502, 503, 504];
-/** Statuses that mean a POST was not acted on: rate limited, or not accepted for service. */
-const RETRY_STATUSES_POST = [429, 503];
+/** Statuses that mean a request was not acted on: rate limited, or not accepted for service. */
+const RETRY_STATUSES_NOT_ACTED = [429, 503];
+/** RFC 9110 §9.2.2: the methods whose effect is the same however often they are sent. */
+const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]);
+
+/**
+ * Whether `method` is idempotent by definition (RFC 9110 §9.2.2): GET, HEAD, PUT, DELETE and OPTIONS
+ * are; POST and PATCH are not. A caller that knows its PATCH sets fields to the values sent declares
+ * it with `idempotent: true`, as undici's callers do.
+ */
+export function isIdempotentMethod(method: HttpMethod): boolean {
+  return IDEMPOTENT_METHODS.has(method);
+}
 
 function checkNumber(option: string, value: number | undefined, min: number, integer: boolean): void {
   if (value === undefined) return;
@@ -70,13 +88,14 @@ export function resolveRetryPolicy(options: RetryOptions = {}): RetryPolicy {
 }
 
 /**
- * Whether `error` from a `method` request is worth another attempt. GET, HEAD, PUT, PATCH and DELETE
- * are retried on network errors, timeouts, 429, 502, 503 and 504. A POST is retried only where the
- * server cannot have acted on it: nothing was sent, 429, or 503; and where only the bodyless GET that
- * fetches its challenge failed, on what a GET is retried on. Never a TLS or credentials failure.
+ * Whether `error` from `request` is worth another attempt. An idempotent request (by its method, or
+ * as its caller declared it) is retried on network errors, timeouts, 429, 502, 503 and 504. Any other
+ * is retried only where the server cannot have acted on it: nothing was sent, 429, or 503; and where
+ * only the bodyless GET that fetches its challenge failed, on what a GET is retried on. Never a TLS or
+ * credentials failure.
  */
-export function isRetryable(method: HttpMethod, error: unknown): boolean {
-  const repeatable = method !== "POST";
+export function isRetryable(request: RetryTarget, error: unknown): boolean {
+  const repeatable = request.idempotent ?? isIdempotentMethod(request.method);
   if (
     error instanceof TlsError ||
     error instanceof SchemeMismatchError ||
@@ -88,7 +107,7 @@ export function isRetryable(method: HttpMethod, error: unknown): boolean {
   if (error instanceof ApiError) {
     // An answer to the challenge request: the request itself was not sent, so retrying is as safe as
     // retrying that GET.
-    const statuses = repeatable || !error.requestSent ? RETRY_STATUSES : RETRY_STATUSES_POST;
+    const statuses = repeatable || !error.requestSent ? RETRY_STATUSES : RETRY_STATUSES_NOT_ACTED;
     return statuses.includes(error.status);
   }
   return false;
@@ -131,7 +150,7 @@ function defaultSleep(ms: number): Promise<void> {
  * left. A longer one fails at once, with an error that says so.
  */
 export async function withRetries<T>(
-  method: HttpMethod,
+  request: RetryTarget,
   policy: RetryPolicy,
   attempt: (index: number) => Promise<T>,
   hooks: RetryHooks = {},
@@ -148,7 +167,7 @@ export async function withRetries<T>(
     try {
       return await attempt(index);
     } catch (error) {
-      if (index + 1 >= policy.maxAttempts || !isRetryable(method, error)) throw final(error, index + 1);
+      if (index + 1 >= policy.maxAttempts || !isRetryable(request, error)) throw final(error, index + 1);
       const left = policy.maxElapsedMs - (now() - started);
       const backoff = backoffDelay(index, policy, hooks.random);
       let delay = backoff;

@@ -25,16 +25,25 @@ export interface RetryOptions {
 /** Options of one {@link HttpClient}. Validated eagerly by the constructor (an `InvalidArgumentError`). */
 export interface ClientOptions {
   /**
-   * The server's URL as a user types it, e.g. `https://om.example.com:8443`. `/api/public/v1.0` is
-   * appended unless the URL already has a path, which is then taken as the API root.
+   * The URL that request paths are below, e.g. `https://om.example.com:8443/api/public/v1.0`: http or
+   * https, no credentials, no query or fragment; a trailing slash is dropped.
    */
   baseUrl: string;
+  /**
+   * The URL as its user configured it, when {@link baseUrl} was derived from it (a path appended): a
+   * message that suggests another URL (`https://` for `http://`) suggests it in this one's form.
+   * Default: `baseUrl`.
+   */
+  configuredUrl?: string;
   /** Digest user part: the public key of an API key, or a user name. */
   username: string;
   /** Digest secret: the private key of an API key, or a user's API key. Never printed. */
   password: string;
-  /** PEM text of one or more CA certificates, added to Node's default trust store. */
-  caCertificate?: string;
+  /**
+   * PEM text (not a file name) of one or more CA certificates, added to Node's default trust store, as
+   * Node's `tls` option `ca` takes them.
+   */
+  caPem?: string;
   /** Time allowed for one attempt (connect, headers and the whole body), in ms. Default 30_000. */
   timeoutMs?: number;
   /** Largest response body read, in bytes. Default 32 MiB. */
@@ -45,9 +54,9 @@ export interface ClientOptions {
   /**
    * How the user sets what lies behind these options, for error messages: a tool that builds the client
    * from its own settings names them here, so that a message says what to change and where. Default:
-   * the option names (`baseUrl`, `caCertificate`, `timeoutMs`).
+   * the option names (`baseUrl`, `caPem`, `timeoutMs`).
    *
-   * @example { caCertificate: "opsmanager:caCertificate (or OPSMANAGER_CA_CERTIFICATE)" }
+   * @example { caPem: "opsmanager:caCertificate (or OPSMANAGER_CA_CERTIFICATE)" }
    */
   settingNames?: SettingNames;
 }
@@ -56,8 +65,8 @@ export interface ClientOptions {
 export interface SettingNames {
   /** The setting that gives the server's URL. */
   baseUrl?: string;
-  /** The setting that gives the PEM file of a private certificate authority. */
-  caCertificate?: string;
+  /** The setting that gives the PEM of a private certificate authority (a file's path, say). */
+  caPem?: string;
   /** The setting that gives the time allowed for one attempt. */
   timeoutMs?: string;
 }
@@ -71,6 +80,12 @@ export interface RequestOptions {
   query?: Record<string, string | number | boolean | undefined>;
   /** JSON body; sent with `Content-Type: application/json`. */
   body?: unknown;
+  /**
+   * Whether sending the request twice has the effect of sending it once, so that a failure after it
+   * was sent may be retried. Default: the method's own (RFC 9110 §9.2.2): GET, HEAD, PUT and DELETE
+   * are, POST and PATCH are not. A PATCH that sets fields to the values it carries may declare `true`.
+   */
+  idempotent?: boolean;
 }
 
 /** A successful (2xx) answer. */

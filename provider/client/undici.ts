@@ -16,9 +16,10 @@ let loaded: UndiciParts | undefined;
 /**
  * undici's Agent and request API, loaded by the first request rather than with this package, so that
  * a preview, which sends no request, never loads undici. The package's index loads all of undici
- * (fetch, WebSocket, caches, mocks, interceptors: about 60 ms in a fresh host); the two modules this
- * client uses take about 20 ms. undici has no `exports` map, so they resolve by path; should a release
- * move them, the index is loaded instead: slower, the same behaviour (a test says which one ran).
+ * (fetch, WebSocket, caches, mocks, interceptors), which the bench's cold start (spawn of the host to
+ * the first answered Create) shows as a share of that time; the two modules this client uses are a
+ * fraction of it. undici has no `exports` map, so they resolve by path; should a release move them,
+ * the index is loaded instead: slower, the same behaviour (a test says which one ran).
  */
 export function undici(): UndiciParts {
   loaded ??= loadUndici(require);

@@ -6,6 +6,8 @@
  *
  * Nothing here is captured by a serialized provider: the serialized methods `require` it at call time.
  */
+
+import { apiRoot } from "../api/api-root";
 import type { HttpClient } from "../client";
 import { getHttpClient } from "../client";
 import { type ConfigLookup, resolveSettings, SETTINGS, type Settings } from "./settings";
@@ -63,28 +65,23 @@ function settingName(setting: { config: string; env: readonly string[] }): strin
   return `${setting.config} or the environment variable ${setting.env.join(" or ")}`;
 }
 
-// Resolved settings are reused while they do not change, so this skips the registry's hashing.
-const clientsBySettings = new WeakMap<Settings, HttpClient>();
-
 /** The shared client for `settings`: one per server, credentials and CA in the process. */
 export function clientFor(settings: Settings): HttpClient {
-  const known = clientsBySettings.get(settings);
-  if (known !== undefined && !known.isClosed) return known;
-  const client = getHttpClient({
-    baseUrl: settings.baseUrl,
+  return getHttpClient({
+    baseUrl: apiRoot(settings.baseUrl),
+    // A message that suggests another URL suggests the one the user set.
+    configuredUrl: settings.baseUrl,
     username: settings.publicKey,
     password: settings.privateKey,
-    caCertificate: settings.caCertificate,
+    caPem: settings.caPem,
     timeoutMs: settings.timeoutMs,
     // Transport errors name the settings a user of the provider knows, not the client's options.
     settingNames: {
       baseUrl: settingName(SETTINGS.baseUrl),
-      caCertificate: settingName(SETTINGS.caCertificate),
+      caPem: settingName(SETTINGS.caCertificate),
       timeoutMs: settingName(SETTINGS.timeoutSeconds),
     },
   });
-  clientsBySettings.set(settings, client);
-  return client;
 }
 
 /** For tests: forget the configuration, as a new host process would. */

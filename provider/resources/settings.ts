@@ -6,6 +6,7 @@ export const SETTINGS = {
   baseUrl: { config: "opsmanager:baseUrl", env: ["OPSMANAGER_BASE_URL", "MCLI_OPS_MANAGER_URL"] },
   publicKey: { config: "opsmanager:publicKey", env: ["OPSMANAGER_PUBLIC_KEY", "MCLI_PUBLIC_API_KEY"] },
   privateKey: { config: "opsmanager:privateKey", env: ["OPSMANAGER_PRIVATE_KEY", "MCLI_PRIVATE_API_KEY"] },
+  // The path of a PEM file, not its text: the client's `caPem` takes the text read from it.
   caCertificate: { config: "opsmanager:caCertificate", env: ["OPSMANAGER_CA_CERTIFICATE"] },
   timeoutSeconds: { config: "opsmanager:timeoutSeconds", env: ["OPSMANAGER_TIMEOUT_SECONDS"] },
 } as const;
@@ -18,10 +19,10 @@ export interface Settings {
   baseUrl: string;
   publicKey: string;
   privateKey: string;
-  /** Path of a PEM file with the server's certificate authority, when set. */
+  /** Path of a PEM file with the server's certificate authority, when set (`opsmanager:caCertificate`). */
   caCertificatePath?: string;
-  /** PEM text read from {@link caCertificatePath}. */
-  caCertificate?: string;
+  /** PEM text read from the file at {@link caCertificatePath}. */
+  caPem?: string;
   /** Time allowed for one HTTP attempt. Default 30 s. */
   timeoutMs: number;
 }
@@ -113,7 +114,7 @@ export function resolveSettings(
   const settings: Settings = { baseUrl, publicKey: raw.publicKey!, privateKey: raw.privateKey!, timeoutMs };
   if (raw.caCertificate !== undefined) {
     settings.caCertificatePath = raw.caCertificate;
-    settings.caCertificate = readCaFile(raw.caCertificate);
+    settings.caPem = readCaFile(raw.caCertificate);
   }
   lastResolved = { raw, settings };
   return settings;

@@ -22,7 +22,7 @@ beforeAll(async () => {
   sim = await startSimulator({ seed: { keys: 0 } });
   sim.state.addApiKeys(1_233);
   client = new HttpClient({
-    baseUrl: sim.url,
+    baseUrl: sim.apiRoot,
     username: sim.publicKey,
     password: sim.privateKey,
     retry: { baseDelayMs: 1, maxDelayMs: 5 },

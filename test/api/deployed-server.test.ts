@@ -34,7 +34,7 @@ describe.each(["deployed", "spec"] as SimulatorProfile[])(
 
     /** A client of its own: what it learns of the server is its own too. */
     function newClient(username = sim.publicKey, password = sim.privateKey): HttpClient {
-      const client = new HttpClient({ baseUrl: sim.url, username, password, retry: { baseDelayMs: 1 } });
+      const client = new HttpClient({ baseUrl: sim.apiRoot, username, password, retry: { baseDelayMs: 1 } });
       clients.push(client);
       return client;
     }
@@ -164,7 +164,11 @@ describe("a caller whose roles do not allow the call (deployed server)", () => {
   /** A client that signs as a new key with these roles. */
   function as(roles: SimRole[]): HttpClient {
     const key = sim.state.addApiKey({ roles });
-    const client = new HttpClient({ baseUrl: sim.url, username: key.publicKey, password: key.privateKey });
+    const client = new HttpClient({
+      baseUrl: sim.apiRoot,
+      username: key.publicKey,
+      password: key.privateKey,
+    });
     clients.push(client);
     return client;
   }

@@ -7,6 +7,7 @@
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { apiRoot } from "../../provider/api/api-root";
 import { ApiError, HttpClient, NetworkError, TimeoutError } from "../../provider/client";
 import type { ClientOptions } from "../../provider/client/types";
 
@@ -52,7 +53,7 @@ function challenge(res: http.ServerResponse): void {
 
 function makeClient(options: Partial<ClientOptions> = {}): HttpClient {
   const client = new HttpClient({
-    baseUrl: origin,
+    baseUrl: apiRoot(origin),
     username: "pub-challenge",
     password: "priv-challenge-0f6e",
     retry: { baseDelayMs: 5, maxDelayMs: 20, maxAttempts: 4 },

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { apiRoot } from "../../provider/api/api-root";
 import { ApiError, AuthenticationError, HttpClient } from "../../provider/client";
 import type { ClientOptions } from "../../provider/client/types";
 import {
@@ -26,7 +27,7 @@ async function setup(
 ): Promise<{ server: DigestServer; client: HttpClient }> {
   server = await startDigestServer(serverOptions);
   client = new HttpClient({
-    baseUrl: server.origin,
+    baseUrl: apiRoot(server.origin),
     username: DEFAULT_USER,
     password: DEFAULT_PASSWORD,
     retry: { baseDelayMs: 5, maxDelayMs: 20 },

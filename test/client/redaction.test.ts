@@ -1,5 +1,6 @@
 import * as util from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiRoot } from "../../provider/api/api-root";
 import {
   ApiError,
   AuthenticationError,
@@ -64,7 +65,7 @@ afterAll(async () => {
 
 function makeClient(options: Partial<ClientOptions> = {}): HttpClient {
   const c = new HttpClient({
-    baseUrl: server.origin,
+    baseUrl: apiRoot(server.origin),
     username: DEFAULT_USER,
     password: DEFAULT_PASSWORD,
     timeoutMs: 300,

@@ -1,5 +1,6 @@
 import * as net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { apiRoot } from "../../provider/api/api-root";
 import {
   ApiError,
   backoffDelay,
@@ -41,7 +42,7 @@ async function serve(options: DigestServerOptions): Promise<DigestServer> {
 
 function makeClient(baseUrl: string, options: Partial<ClientOptions> = {}): HttpClient {
   const c = new HttpClient({
-    baseUrl,
+    baseUrl: apiRoot(baseUrl),
     username: DEFAULT_USER,
     password: DEFAULT_PASSWORD,
     retry: { baseDelayMs: 5, maxDelayMs: 50, maxAttempts: 4 },
@@ -145,6 +146,26 @@ describe("retries over the wire", () => {
     });
     expect(server.requests.filter((r) => r.method === "POST")).toHaveLength(1);
     expect(client.stats.retries).toBe(0);
+  });
+
+  it("a PATCH answered 502 is sent once: PATCH is not idempotent unless its caller says so", async () => {
+    const server = await serve({ handler: failFirst(1, 502) });
+    const client = makeClient(server.origin);
+    await expect(client.request({ method: "PATCH", path: "/k", body: { desc: "d" } })).rejects.toMatchObject({
+      status: 502,
+      code: "OM_ERR_API",
+    });
+    expect(server.requests.filter((r) => r.method === "PATCH" && r.verdict === "accepted")).toHaveLength(1);
+    expect(client.stats.retries).toBe(0);
+  });
+
+  it("a PATCH declared idempotent and answered 502 is retried, as a GET is", async () => {
+    const server = await serve({ handler: failFirst(1, 502) });
+    const client = makeClient(server.origin);
+    const res = await client.request({ method: "PATCH", path: "/k", body: { desc: "d" }, idempotent: true });
+    expect(res.body).toEqual({ ok: true });
+    expect(server.requests.filter((r) => r.method === "PATCH" && r.verdict === "accepted")).toHaveLength(2);
+    expect(client.stats.retries).toBe(1);
   });
 
   it("a POST answered 503 or 429 is retried: the server did not act", async () => {
@@ -262,9 +283,10 @@ describe("Retry-After against the retry budget, on the client's default policy",
   function patchWithRetries(origin: string, hooks: ReturnType<typeof fakeTime>["hooks"]) {
     const client = makeClient(origin, { retry: { maxAttempts: 1 } });
     return withRetries(
-      "PATCH",
+      { method: "PATCH", idempotent: true },
       resolveRetryPolicy(),
-      () => client.request({ method: "PATCH", path: "/orgs/o/apiKeys/k", body: { desc: "d" } }),
+      () =>
+        client.request({ method: "PATCH", path: "/orgs/o/apiKeys/k", body: { desc: "d" }, idempotent: true }),
       hooks,
     );
   }
@@ -332,7 +354,7 @@ describe("Retry-After against the retry budget, on the client's default policy",
     const policy = resolveRetryPolicy({ maxAttempts: 8, baseDelayMs: 250, maxDelayMs: 1_000 });
     const { time, hooks } = fakeTime();
     const error = await withRetries(
-      "GET",
+      { method: "GET" },
       policy,
       async () => {
         throw new ApiError({ method: "GET", path: "/", url: "http://h/", status: 503 });
@@ -364,24 +386,35 @@ describe("retry policy", () => {
 
   it("retries POST only where the server cannot have acted", () => {
     const call = { method: "POST", path: "/p", url: "http://h/p" };
-    expect(isRetryable("POST", new ApiError({ ...call, status: 500 }))).toBe(false);
-    expect(isRetryable("POST", new ApiError({ ...call, status: 502 }))).toBe(false);
-    expect(isRetryable("POST", new ApiError({ ...call, status: 503 }))).toBe(true);
-    expect(isRetryable("POST", new ApiError({ ...call, status: 429 }))).toBe(true);
-    expect(isRetryable("POST", new NetworkError({ ...call, requestSent: true }))).toBe(false);
-    expect(isRetryable("POST", new NetworkError({ ...call, requestSent: false }))).toBe(true);
-    expect(isRetryable("POST", new TimeoutError({ ...call, timeoutMs: 1, requestSent: true }))).toBe(false);
-    expect(isRetryable("PATCH", new TimeoutError({ ...call, timeoutMs: 1, requestSent: true }))).toBe(true);
-    expect(isRetryable("GET", new ApiError({ ...call, status: 500 }))).toBe(false);
-    expect(isRetryable("DELETE", new ApiError({ ...call, status: 504 }))).toBe(true);
-    expect(isRetryable("GET", new Error("x"))).toBe(false);
+    expect(isRetryable({ method: "POST" }, new ApiError({ ...call, status: 500 }))).toBe(false);
+    expect(isRetryable({ method: "POST" }, new ApiError({ ...call, status: 502 }))).toBe(false);
+    expect(isRetryable({ method: "POST" }, new ApiError({ ...call, status: 503 }))).toBe(true);
+    expect(isRetryable({ method: "POST" }, new ApiError({ ...call, status: 429 }))).toBe(true);
+    expect(isRetryable({ method: "POST" }, new NetworkError({ ...call, requestSent: true }))).toBe(false);
+    expect(isRetryable({ method: "POST" }, new NetworkError({ ...call, requestSent: false }))).toBe(true);
+    expect(
+      isRetryable({ method: "POST" }, new TimeoutError({ ...call, timeoutMs: 1, requestSent: true })),
+    ).toBe(false);
+    expect(
+      isRetryable(
+        { method: "PATCH", idempotent: true },
+        new TimeoutError({ ...call, timeoutMs: 1, requestSent: true }),
+      ),
+    ).toBe(true);
+    expect(
+      isRetryable({ method: "PATCH" }, new TimeoutError({ ...call, timeoutMs: 1, requestSent: true })),
+    ).toBe(false);
+    expect(isRetryable({ method: "PUT" }, new ApiError({ ...call, status: 502 }))).toBe(true);
+    expect(isRetryable({ method: "GET" }, new ApiError({ ...call, status: 500 }))).toBe(false);
+    expect(isRetryable({ method: "DELETE" }, new ApiError({ ...call, status: 504 }))).toBe(true);
+    expect(isRetryable({ method: "GET" }, new Error("x"))).toBe(false);
   });
 
   it("stops when the time budget would be passed", async () => {
     let clock = 0;
     let calls = 0;
     const error = await withRetries(
-      "GET",
+      { method: "GET" },
       resolveRetryPolicy({ maxAttempts: 50, baseDelayMs: 100, maxDelayMs: 100, maxElapsedMs: 350 }),
       async () => {
         calls += 1;

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiRoot } from "../../provider/api/api-root";
 import { HttpClient, TlsError } from "../../provider/client";
 import { makeTestCa, type TestCa } from "../support/tls";
 import {
@@ -22,12 +23,12 @@ afterAll(async () => {
   await server.close();
 });
 
-function makeClient(host: string, caCertificate?: string): HttpClient {
+function makeClient(host: string, caPem?: string): HttpClient {
   const c = new HttpClient({
-    baseUrl: `https://${host}:${server.port}`,
+    baseUrl: apiRoot(`https://${host}:${server.port}`),
     username: DEFAULT_USER,
     password: DEFAULT_PASSWORD,
-    ...(caCertificate ? { caCertificate } : {}),
+    ...(caPem ? { caPem } : {}),
     retry: { baseDelayMs: 1, maxAttempts: 3 },
   });
   clients.push(c);
@@ -35,7 +36,7 @@ function makeClient(host: string, caCertificate?: string): HttpClient {
 }
 
 describe("HTTPS with a private certificate authority", () => {
-  it("trusts the server when its CA is given as caCertificate", async () => {
+  it("trusts the server when its CA is given as caPem", async () => {
     for (const host of ["127.0.0.1", "localhost"]) {
       const client = makeClient(host, pki.caPem);
       const res = await client.request({ method: "GET", path: "/orgs/o/apiKeys" });
@@ -56,7 +57,7 @@ describe("HTTPS with a private certificate authority", () => {
     expect(tlsError.causeCode).toBe("UNABLE_TO_VERIFY_LEAF_SIGNATURE");
     expect(tlsError.message).toContain("the server's certificate is not trusted");
     expect(tlsError.message).toContain("PEM file of its certificate authority");
-    expect(tlsError.message).toContain("(caCertificate)");
+    expect(tlsError.message).toContain("(caPem)");
     expect(tlsError.message).toMatch(/^GET \/orgs\/o\/apiKeys failed: /);
     expect(tlsError.url).toBe(`https://127.0.0.1:${server.port}/api/public/v1.0/orgs/o/apiKeys`);
     expect(client.stats.roundTrips).toBe(1);

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { listOrgApiKeysPage } from "../../provider/api/api-keys";
+import { apiRoot } from "../../provider/api/api-root";
 import {
   ApiError,
   closeAllHttpClients,
@@ -8,7 +9,7 @@ import {
   InvalidArgumentError,
   ResponseShapeError,
   ResponseTooLargeError,
-  resolveApiRoot,
+  resolveBaseUrl,
   TimeoutError,
 } from "../../provider/client";
 import type { ClientOptions } from "../../provider/client/types";
@@ -38,7 +39,7 @@ async function setup(
 ): Promise<{ server: DigestServer; client: HttpClient }> {
   server = await startDigestServer(serverOptions);
   client = new HttpClient({
-    baseUrl: server.origin,
+    baseUrl: apiRoot(server.origin),
     username: DEFAULT_USER,
     password: DEFAULT_PASSWORD,
     retry: { baseDelayMs: 5, maxDelayMs: 20, maxAttempts: 1 },
@@ -271,18 +272,11 @@ describe("answers", () => {
 });
 
 describe("base URL and options", () => {
-  it("appends the API root to a bare server URL and keeps a given path", () => {
-    expect(resolveApiRoot("https://om.example.com:8443")).toBe("https://om.example.com:8443/api/public/v1.0");
-    expect(resolveApiRoot("https://om.example.com:8443/")).toBe(
-      "https://om.example.com:8443/api/public/v1.0",
-    );
-    expect(resolveApiRoot("http://10.0.0.5:8080/api/public/v1.0/")).toBe(
+  it("takes the base URL as the root that paths are below, without a trailing slash", () => {
+    expect(resolveBaseUrl("http://10.0.0.5:8080/api/public/v1.0/")).toBe(
       "http://10.0.0.5:8080/api/public/v1.0",
     );
-    expect(resolveApiRoot("https://proxy.example.com/mms/api/public/v1.0")).toBe(
-      "https://proxy.example.com/mms/api/public/v1.0",
-    );
-    expect(resolveApiRoot("  HTTPS://OM.example.com ")).toBe("https://om.example.com/api/public/v1.0");
+    expect(resolveBaseUrl("  HTTPS://OM.example.com/x ")).toBe("https://om.example.com/x");
   });
 
   it("rejects a bad base URL eagerly, naming the option and the rule", () => {
@@ -295,8 +289,8 @@ describe("base URL and options", () => {
       ["", /baseUrl/],
     ];
     for (const [url, rule] of bad) {
-      expect(() => resolveApiRoot(url)).toThrow(InvalidArgumentError);
-      expect(() => resolveApiRoot(url)).toThrow(rule);
+      expect(() => resolveBaseUrl(url)).toThrow(InvalidArgumentError);
+      expect(() => resolveBaseUrl(url)).toThrow(rule);
     }
   });
 
@@ -329,7 +323,7 @@ describe("base URL and options", () => {
       [{ timeoutMs: 1.5 }, "timeoutMs"],
       [{ maxResponseBytes: -1 }, "maxResponseBytes"],
       [{ retry: { maxAttempts: 0 } }, "retry.maxAttempts"],
-      [{ caCertificate: "/etc/ssl/ca.pem" }, "caCertificate"],
+      [{ caPem: "/etc/ssl/ca.pem" }, "caPem"],
       [{ userAgent: "x\ny" }, "userAgent"],
     ];
     for (const [override, option] of cases) {

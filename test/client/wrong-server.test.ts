@@ -5,6 +5,7 @@
  */
 import * as net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiRoot } from "../../provider/api/api-root";
 import {
   ApiError,
   HttpClient,
@@ -40,10 +41,11 @@ afterAll(async () => {
   await Promise.all(rawServers.map((s) => new Promise((resolve) => s.close(resolve))));
 });
 
-/** A client with the default retry policy (8 attempts), as the provider builds it. */
+/** A client with the default retry policy (8 attempts), as the provider builds it from the URL a user set. */
 function makeClient(baseUrl: string, options: Partial<ClientOptions> = {}): HttpClient {
   const c = new HttpClient({
-    baseUrl,
+    baseUrl: apiRoot(baseUrl),
+    configuredUrl: baseUrl,
     username: DEFAULT_USER,
     password: DEFAULT_PASSWORD,
     settingNames: { baseUrl: SETTING },

@@ -31,7 +31,7 @@ afterAll(async () => {
 });
 
 function client(): HttpClient {
-  const c = new HttpClient({ baseUrl: sim.url, username: sim.publicKey, password: sim.privateKey });
+  const c = new HttpClient({ baseUrl: sim.apiRoot, username: sim.publicKey, password: sim.privateKey });
   clients.push(c);
   return c;
 }

@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { isApiKeyGone } from "../../provider/api/api-key-gone";
 import { listOrgApiKeysPage, patchOrgApiKey } from "../../provider/api/api-keys";
+import { apiRoot } from "../../provider/api/api-root";
 import { AuthorizationError } from "../../provider/api/authorization-error";
 import { isJobGone } from "../../provider/api/log-collection-job-answers";
 import {
@@ -55,7 +56,11 @@ let once: HttpClient;
 
 beforeAll(async () => {
   server = await startVerbatimServer();
-  const options = { baseUrl: server.origin, username: server.publicKey, password: server.privateKey };
+  const options = {
+    baseUrl: apiRoot(server.origin),
+    username: server.publicKey,
+    password: server.privateKey,
+  };
   client = new HttpClient(options);
   once = new HttpClient({ ...options, retry: { maxAttempts: 1 } });
 });
@@ -315,7 +320,11 @@ describe("401s: a missing role is an AuthorizationError, bad credentials an Auth
 
   it("the bad-credentials 401, without an errorCode, stays an AuthenticationError with the credentials advice, once, and without any key", async () => {
     const wrong = "0f0f0f0f-wrong-private-key";
-    const stranger = new HttpClient({ baseUrl: server.origin, username: server.publicKey, password: wrong });
+    const stranger = new HttpClient({
+      baseUrl: apiRoot(server.origin),
+      username: server.publicKey,
+      password: wrong,
+    });
     try {
       server.serve("GET", keysPath, docsListPage);
       const error = await failure(listOrgApiKeysPage(stranger, DOCS_ORG_ID));

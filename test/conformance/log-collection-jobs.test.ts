@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { apiRoot } from "../../provider/api/api-root";
 import { listLogCollectionJobsByPage } from "../../provider/api/log-collection-job-listing";
 import { createLogCollectionJob } from "../../provider/api/log-collection-jobs";
 import { HttpClient } from "../../provider/client";
@@ -21,7 +22,7 @@ let client: HttpClient;
 beforeAll(async () => {
   server = await startVerbatimServer();
   client = new HttpClient({
-    baseUrl: server.origin,
+    baseUrl: apiRoot(server.origin),
     username: server.publicKey,
     password: server.privateKey,
   });

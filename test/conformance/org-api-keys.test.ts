@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { listAllOrgApiKeys, listOrgApiKeysPage, patchOrgApiKey } from "../../provider/api/api-keys";
+import { apiRoot } from "../../provider/api/api-root";
 import { HttpClient } from "../../provider/client";
 import { type Host, KEY_TYPE, urn } from "../support/host";
 import { checkThenCreate, type ProviderFixture, providerFixture } from "../support/provider-fixture";
@@ -27,7 +28,7 @@ let client: HttpClient;
 beforeAll(async () => {
   server = await startVerbatimServer();
   client = new HttpClient({
-    baseUrl: server.origin,
+    baseUrl: apiRoot(server.origin),
     username: server.publicKey,
     password: server.privateKey,
   });

@@ -16,7 +16,7 @@ let client: HttpClient;
 beforeAll(async () => {
   // 1,500 keys: three pages of 500.
   sim = await startSimulator({ seed: { keys: 3 * PAGE - 1 } });
-  client = new HttpClient({ baseUrl: sim.url, username: sim.publicKey, password: sim.privateKey });
+  client = new HttpClient({ baseUrl: sim.apiRoot, username: sim.publicKey, password: sim.privateKey });
 });
 
 afterAll(async () => {

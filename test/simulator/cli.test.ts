@@ -7,6 +7,7 @@ import * as net from "node:net";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
+import { apiRoot } from "../../provider/api/api-root";
 import { HttpClient } from "../../provider/client";
 import { resolveSettings, SETTINGS, type Settings } from "../../provider/resources/settings";
 import { STACK_SETTINGS } from "../../simulator/stack-settings";
@@ -94,7 +95,7 @@ async function paste(text: string): Promise<{ pulumiCalls: string[][]; env: Reco
 /** Lists the organization's keys through the provider's own client, with `settings`. */
 async function listKeys(settings: Settings, orgId: string) {
   const client = new HttpClient({
-    baseUrl: settings.baseUrl,
+    baseUrl: apiRoot(settings.baseUrl),
     username: settings.publicKey,
     password: settings.privateKey,
   });

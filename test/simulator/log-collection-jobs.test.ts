@@ -23,7 +23,7 @@ let client: HttpClient;
 
 beforeAll(async () => {
   sim = await startSimulator();
-  client = new HttpClient({ baseUrl: sim.url, username: sim.publicKey, password: sim.privateKey });
+  client = new HttpClient({ baseUrl: sim.apiRoot, username: sim.publicKey, password: sim.privateKey });
 });
 afterAll(async () => {
   await client?.close();
@@ -233,7 +233,7 @@ describe("a job's life on the deployed server", () => {
       roles: [{ orgId: "5f00000000000000000000ee", roleName: "ORG_OWNER" }],
     });
     const other = new HttpClient({
-      baseUrl: sim.url,
+      baseUrl: sim.apiRoot,
       username: outsider.publicKey,
       password: "0f0f0f0f-1111-4222-8333-444444444444",
     });
@@ -262,7 +262,7 @@ describe("the spec's server has only the create", () => {
   beforeAll(async () => {
     spec = await startSimulator({ profile: "spec" });
     specClient = new HttpClient({
-      baseUrl: spec.url,
+      baseUrl: spec.apiRoot,
       username: spec.publicKey,
       password: spec.privateKey,
       retry: { maxAttempts: 1 },

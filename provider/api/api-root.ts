@@ -1,0 +1,25 @@
+/**
+ * Where Ops Manager's public API lives below a server's URL: `/api/public/v1.0` (spec, Base URL). The
+ * transport takes the API root as its base URL and knows nothing of this path.
+ */
+
+/** The path of Ops Manager's public API below the server's URL. */
+export const API_ROOT_PATH = "/api/public/v1.0";
+
+/**
+ * The API root for a server URL as a user types it: `https://om.example.com:8443` becomes
+ * `https://om.example.com:8443/api/public/v1.0`; a URL with a path (a proxy's prefix, or the API root
+ * itself) is taken as the API root as given. A URL the transport will refuse (no http(s) scheme,
+ * credentials, a query or fragment) is returned as given, so that the transport's check names it as
+ * the user typed it.
+ *
+ * @example
+ * apiRoot("https://om.example.com:8443") // "https://om.example.com:8443/api/public/v1.0"
+ */
+export function apiRoot(serverUrl: string): string {
+  if (typeof serverUrl !== "string") return serverUrl;
+  const text = serverUrl.trim();
+  // Only a URL of a scheme and host alone: anything else the transport takes, or refuses, as given.
+  if (!/^https?:\/\/[^/?#@]+\/*$/i.test(text) || !URL.canParse(text)) return serverUrl;
+  return `${text.replace(/\/+$/, "")}${API_ROOT_PATH}`;
+}
