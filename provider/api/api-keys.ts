@@ -8,7 +8,7 @@ import { ListedRecord } from "./listed-record";
 import { type ListAllOptions, type Page, pageQuery, readConsistentListing } from "./listing-pages";
 import { explainNotFound, type PathIds } from "./not-found";
 import { parseResponse } from "./parse";
-import { sendRequest } from "./request";
+import { sendRequest, WRONG_SHAPE_HINT } from "./request";
 import { apiKeyListingSchema, apiKeyPageSchema, apiKeySchema } from "./schemas";
 import type { Transport } from "./transport";
 import { type ApiKey, type ApiKeyPage, ORG_ROLES, type OrgRole } from "./types";
@@ -133,6 +133,7 @@ export async function listOrgApiKeysPageCheckedOnUse(
         path,
         url: response.url,
         status: response.status,
+        hint: WRONG_SHAPE_HINT,
         description: `results[${index}] has no id or public key`,
       });
     }

@@ -19,7 +19,7 @@ import {
 } from "./listing-pages";
 import { explainJobError } from "./log-collection-job-answers";
 import { parseResponse } from "./parse";
-import { sendRequest } from "./request";
+import { sendRequest, WRONG_SHAPE_HINT } from "./request";
 import {
   type LogCollectionJobRecord,
   logCollectionJobListingSchema,
@@ -86,6 +86,7 @@ export async function listLogCollectionJobsPage(
         path,
         url: response.url,
         status: response.status,
+        hint: WRONG_SHAPE_HINT,
         description: `results[${index}] has no id`,
       });
     }

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { ResponseShapeError } from "../client/errors";
 import type { JsonResponse } from "../client/types";
+import { WRONG_SHAPE_HINT } from "./request";
 
 /** The path of a zod issue as a reader would write it: `results[3].roles[0].roleName`. */
 export function issuePath(path: readonly PropertyKey[]): string {
@@ -29,6 +30,7 @@ export function parseResponse<S extends z.ZodType>(
     path,
     url: response.url,
     status: response.status,
+    hint: WRONG_SHAPE_HINT,
     description: "the body does not match the expected schema",
     issues: result.error.issues.map(
       (issue) => `${issuePath([...at, ...issue.path]) || "body"}: ${issue.message}`,

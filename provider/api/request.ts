@@ -1,4 +1,4 @@
-import { ApiError, AuthenticationError, staleAdvice } from "../client/errors";
+import { ApiError, AuthenticationError, ResponseShapeError, staleAdvice } from "../client/errors";
 import type { JsonResponse, RequestOptions } from "../client/types";
 import type { Transport } from "./transport";
 
@@ -23,10 +23,15 @@ export async function sendRequest(
 // enabled or not, used only from the addresses on its access list.
 const CREDENTIALS = "the public key and private key";
 
+/** What to check when an answer is not this API's: the address, and a version whose bodies these are. */
+export const WRONG_SHAPE_HINT =
+  "check that the base URL points at the Ops Manager API and that the server version is supported";
+
 /**
  * `error` with the advice Ops Manager's meaning adds to what HTTP says: rejected credentials are an API
  * key's (enabled, on its access list), a 403 asks for a role or an access-list entry, and the public
- * API speaks HTTP Digest with MD5 or SHA-256. A copy: the original is left as it is (several callers
+ * API speaks HTTP Digest with MD5 or SHA-256, and a body that is not its own means the base URL or the
+ * server's version is not the one expected. A copy: the original is left as it is (several callers
  * may hold it). Any other error as it is.
  */
 export function inOpsManagerTerms(error: unknown): unknown {
@@ -48,5 +53,7 @@ export function inOpsManagerTerms(error: unknown): unknown {
       "the credentials are valid but not allowed this call: give the API key a role that allows it, or add this machine to the key's access list",
     );
   }
+  if (error instanceof ResponseShapeError && error.hint === undefined)
+    return error.withHint(WRONG_SHAPE_HINT);
   return error;
 }

@@ -1,7 +1,7 @@
 /**
  * One shared {@link HttpClient} per (base URL, user, secret, CA, limits) in this process, so that every
- * caller shares one digest session and one connection pool. Pulumi's provider host runs every resource
- * of a `pulumi up` in one process (NOTES.md), so N resources cost N + 1 round trips, not 2N.
+ * caller shares one digest session and one connection pool: a process that makes N calls through as
+ * many callers pays for one authentication challenge, not N.
  */
 import { createHash } from "node:crypto";
 import { HttpClient } from "./http-client";
@@ -10,7 +10,7 @@ import type { ClientOptions } from "./types";
 
 /**
  * The process-wide map. It hangs off `globalThis` under a registered symbol, so that every copy of this
- * module in the process (Pulumi's serializer may copy local modules by value) finds the same clients.
+ * module in the process (a function serializer may copy local modules by value) finds the same clients.
  */
 function registry(): Map<string, HttpClient> {
   const key = Symbol.for("pulumi-opsmanager.client-registry.v1");

@@ -150,6 +150,28 @@ describe("each layer adds its own meaning to what HTTP says", () => {
     );
   });
 
+  it("a body that is not the API's: the transport says check the base URL; the API layer names Ops Manager and the server's version", () => {
+    const page = new errors.ResponseShapeError({
+      ...call,
+      status: 200,
+      description: "the body is text/html, not JSON",
+    });
+    page.noteAttempts(1, 5);
+    expect(page.message).toBe(
+      "PATCH /orgs/5f1/apiKeys/5f2 answered 200, but the body is text/html, not JSON; " +
+        "check that the base URL points at the API this client was meant for",
+    );
+    const told = inOpsManagerTerms(page) as errors.ResponseShapeError;
+    expect(told).toBeInstanceOf(errors.ResponseShapeError);
+    expect(told.message).toBe(
+      "PATCH /orgs/5f1/apiKeys/5f2 answered 200, but the body is text/html, not JSON; " +
+        "check that the base URL points at the Ops Manager API and that the server version is supported",
+    );
+    expect([told.url, told.status, told.attempts]).toEqual([page.url, 200, 1]);
+    expect(page.hint).toBeUndefined();
+    expect(inOpsManagerTerms(told)).toBe(told);
+  });
+
   it("a 409 says the resource changed; through a resource it says to run pulumi refresh", () => {
     const conflict = new errors.ApiError({ ...call, status: 409 });
     expect(conflict.message).toBe(

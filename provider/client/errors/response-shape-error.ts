@@ -10,6 +10,11 @@ export interface ResponseShapeErrorInit extends CallInfo {
   issues?: readonly string[];
   /** Up to 200 characters of the body, already quoted. */
   bodySnippet?: string;
+  /**
+   * What to check, from a layer that knows which API the base URL should point at, in place of the
+   * advice HTTP alone gives (check the base URL).
+   */
+  hint?: string;
 }
 
 /**
@@ -22,6 +27,7 @@ export class ResponseShapeError extends RequestError {
   readonly description: string;
   readonly issues: readonly string[];
   readonly bodySnippet: string | undefined;
+  readonly hint: string | undefined;
 
   constructor(init: ResponseShapeErrorInit) {
     const issues = init.issues ?? [];
@@ -31,13 +37,27 @@ export class ResponseShapeError extends RequestError {
       text += ` (${shown}${issues.length > 5 ? `; and ${issues.length - 5} more` : ""})`;
     }
     if (init.bodySnippet) text += `; the body starts with ${init.bodySnippet}`;
-    text +=
-      "; check that the base URL points at the Ops Manager API and that the server version is supported";
+    text += `; ${init.hint ?? "check that the base URL points at the API this client was meant for"}`;
     super("OM_ERR_RESPONSE_SHAPE", text, init);
     this.name = "ResponseShapeError";
     this.status = init.status;
     this.description = init.description;
     this.issues = issues;
     this.bodySnippet = init.bodySnippet;
+    this.hint = init.hint;
+  }
+
+  /** The same error with `hint` as its advice. The original is left as it is (several callers may hold it). */
+  withHint(hint: string): ResponseShapeError {
+    const copy = new ResponseShapeError({
+      ...this.call(),
+      status: this.status,
+      description: this.description,
+      issues: this.issues,
+      bodySnippet: this.bodySnippet,
+      hint,
+    });
+    if (this.attempts !== undefined) copy.noteAttempts(this.attempts, this.elapsedMs ?? 0);
+    return copy;
   }
 }

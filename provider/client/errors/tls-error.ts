@@ -16,7 +16,7 @@ export const TLS_VERIFICATION_CODES: readonly string[] = [
 
 /**
  * The server's TLS certificate is not trusted (code `OM_ERR_TLS`). Nothing was sent. The usual fix
- * for a self-hosted server is to give the PEM file of its certificate authority as `caCertificate`.
+ * for a self-hosted server is to give its certificate authority, PEM text, as `caPem`.
  */
 export class TlsError extends NetworkError {
   constructor(init: TlsErrorInit) {
@@ -28,12 +28,12 @@ export class TlsError extends NetworkError {
 
 /** A TLS failure, and how the user names the CA certificate setting. */
 export interface TlsErrorInit extends Omit<NetworkErrorInit, "requestSent"> {
-  /** The setting that gives a CA certificate, as the user knows it. Default `caCertificate`. */
+  /** The setting that gives a CA certificate, as the user knows it. Default `caPem`, the client option. */
   setting?: string;
 }
 
 function formatTlsMessage(init: TlsErrorInit): string {
-  const setting = init.setting ?? "caCertificate";
+  const setting = init.setting ?? "caPem";
   const code = init.causeCode ?? "TLS";
   // The server is named here, since the URL is not in the message: its certificate is what to check.
   const head = `${callHead(init)} failed: the server's certificate is not trusted (${code}, server at ${hostOf(init.url, true)})`;
