@@ -19,7 +19,12 @@ export const API_ROOT_PATH = "/api/public/v1.0";
 export function apiRoot(serverUrl: string): string {
   if (typeof serverUrl !== "string") return serverUrl;
   const text = serverUrl.trim();
-  // Only a URL of a scheme and host alone: anything else the transport takes, or refuses, as given.
-  if (!/^https?:\/\/[^/?#@]+\/*$/i.test(text) || !URL.canParse(text)) return serverUrl;
-  return `${text.replace(/\/+$/, "")}${API_ROOT_PATH}`;
+  if (!URL.canParse(text) || /[?#]/.test(text)) return serverUrl;
+  const url = new URL(text);
+  const refused =
+    (url.protocol !== "https:" && url.protocol !== "http:") || url.username !== "" || url.password !== "";
+  // Decided on the parsed path, as the request's URL will be: `https://om/.` and `https://om\` are the
+  // server's root too.
+  if (refused || url.pathname.replace(/\/+$/, "") !== "") return serverUrl;
+  return `${url.origin}${API_ROOT_PATH}`;
 }

@@ -33,7 +33,7 @@ function keyOf(options: ClientOptions): string {
   return sha256(
     JSON.stringify([
       resolveBaseUrl(options.baseUrl),
-      options.configuredUrl?.trim() ?? null,
+      options.configuredUrl === undefined ? null : resolveBaseUrl(options.configuredUrl, "configuredUrl"),
       options.username,
       sha256(String(options.password)),
       sha256(options.caPem ?? ""),

@@ -17,6 +17,20 @@ describe("the API root below a server's URL", () => {
     expect(rootFor("  HTTPS://OM.example.com ")).toBe("https://om.example.com/api/public/v1.0");
   });
 
+  it("decides on the path as the URL parser reads it, not as it is typed", () => {
+    for (const url of [
+      "https://om/.",
+      "https://om/./",
+      "https://om/%2e",
+      "https:///om",
+      "https://om\\",
+      "https://om//",
+    ]) {
+      expect(rootFor(url)).toBe("https://om/api/public/v1.0");
+    }
+    expect(rootFor("https://om:8443\\mms")).toBe("https://om:8443/mms");
+  });
+
   it("leaves a URL the transport refuses as typed, so that the transport's message quotes it so", () => {
     for (const url of [
       "om.example.com:8443",
