@@ -6,7 +6,7 @@
  */
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { resolveRetryPolicy } from "../../provider/client/retry";
 import type { Host, HostCallError } from "../support/host";
 import { checkThenCreate, keyUrn, type ProviderFixture, providerFixture } from "./support";
@@ -96,6 +96,10 @@ describe("a server that answers with the wrong thing", () => {
   // The message names the call once, at its start (after the resource); the URL is the one the server saw.
   const callFirst = new RegExp(`^OrgApiKey \\([^)]*\\): GET ${LISTING} `);
   const sentTo = `/api/public/v1.0${LISTING}?pageNum=1&itemsPerPage=500`;
+  // Each test sees only the requests it made.
+  beforeEach(() => {
+    requested.length = 0;
+  });
 
   it("malformed JSON is reported as not valid JSON, quoting the start of the body", async () => {
     answer = json(200, '{"results": [{"id": "5f00000000000000000000aa", "desc": ');
@@ -103,6 +107,7 @@ describe("a server that answers with the wrong thing", () => {
     expect(error.message).toContain(`GET ${LISTING} answered 200, but the body is not valid JSON`);
     expect(error.message).toContain('the body starts with "{\\"results\\": [{\\"id\\"');
     expect(error.message).toContain("check that the base URL points at the Ops Manager API");
+    expect(error.message).toContain(`(base URL: ${origin}/api/public/v1.0)`);
     expect(error.message).toMatch(callFirst);
     expect(requested).toContain(sentTo);
   });
@@ -186,6 +191,7 @@ describe("a server that answers with the wrong thing", () => {
     for (const t of timers) clearInterval(t);
     expect(error.message).toContain(`GET ${LISTING} timed out: no complete response within 1000 ms`);
     expect(error.message).toContain("opsmanager:timeoutSeconds");
+    expect(error.message).toContain(`if the server at ${new URL(origin).host} is slow`);
     expect(error.message).toMatch(callFirst);
     expect(requested).toContain(sentTo);
     // Each attempt was cut at its 1 s deadline, not kept alive by the trickle.

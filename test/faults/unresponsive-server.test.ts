@@ -127,8 +127,12 @@ describe("a server that stops answering", () => {
       sim.requests.some((q) => q.method === "GET" && `${q.path}?${new URLSearchParams(q.query)}` === sentTo),
     ).toBe(true);
     expect(silentRequests).toContain(`GET ${sentTo} HTTP/1.1`);
-    for (const { error, ms } of [hung, mute]) {
+    for (const [{ error, ms }, base] of [
+      [hung, sim.url],
+      [mute, silentUrl],
+    ] as const) {
       expect(error.message).toContain(`GET ${listing} timed out: no complete response within 1000 ms`);
+      expect(error.message).toContain(`if the server at ${new URL(base).host} is slow`);
       expect(error.message).toMatch(new RegExp(`^OrgApiKey \\([^)]*\\): GET ${listing} timed out`));
       expect(error.message).toContain("opsmanager:timeoutSeconds");
       expect(error.message).not.toContain(PRIVATE_KEY);

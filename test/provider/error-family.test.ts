@@ -159,17 +159,45 @@ describe("each layer adds its own meaning to what HTTP says", () => {
     page.noteAttempts(1, 5);
     expect(page.message).toBe(
       "PATCH /orgs/5f1/apiKeys/5f2 answered 200, but the body is text/html, not JSON; " +
-        "check that the base URL points at the API this client was meant for",
+        "check that the base URL points at the API this client was meant for (base URL: https://om.example.com:8443/api/public/v1.0)",
     );
     const told = inOpsManagerTerms(page) as errors.ResponseShapeError;
     expect(told).toBeInstanceOf(errors.ResponseShapeError);
     expect(told.message).toBe(
       "PATCH /orgs/5f1/apiKeys/5f2 answered 200, but the body is text/html, not JSON; " +
-        "check that the base URL points at the Ops Manager API and that the server version is supported",
+        "check that the base URL points at the Ops Manager API and that the server version is supported " +
+        "(base URL: https://om.example.com:8443/api/public/v1.0)",
     );
     expect([told.url, told.status, told.attempts]).toEqual([page.url, 200, 1]);
     expect(page.hint).toBeUndefined();
     expect(inOpsManagerTerms(told)).toBe(told);
+  });
+
+  it("a copy of an AuthorizationError with other advice is still one, with its code, operation and attempts", () => {
+    const refused = new errors.ApiError({
+      ...call,
+      status: 401,
+      errorCode: "USER_UNAUTHORIZED",
+      detail: "no",
+    });
+    refused.noteAttempts(2, 1500);
+    const told = new AuthorizationError(refused, { kind: "updateOrgApiKey", orgId: "5f1" });
+    const copy = told.withHint("something else to do");
+    expect(copy).toBeInstanceOf(AuthorizationError);
+    expect(copy.code).toBe("OM_ERR_FORBIDDEN");
+    expect((copy as AuthorizationError).operation).toBe(told.operation);
+    expect((copy as AuthorizationError).requiredRole).toBe(told.requiredRole);
+    expect(copy.message).toBe(
+      "PATCH /orgs/5f1/apiKeys/5f2 failed: 401 USER_UNAUTHORIZED — no (something else to do); 2 attempts over 1.5 s",
+    );
+    expect(told.message).toContain(
+      "(the credentials were accepted, but updating an organization API key needs",
+    );
+    const late = told.beyondRetryBudget(1000, 120_000);
+    expect(late).toBeInstanceOf(AuthorizationError);
+    expect(late.message).toContain(
+      "(the credentials were accepted, but updating an organization API key needs",
+    );
   });
 
   it("a 409 says the resource changed; through a resource it says to run pulumi refresh", () => {
@@ -184,5 +212,6 @@ describe("each layer adds its own meaning to what HTTP says", () => {
         "(the resource changed meanwhile; run `pulumi refresh`, then try again)",
     );
     expect(conflict.message).not.toContain("pulumi");
+    expect(shown.cause).toBe(conflict);
   });
 });

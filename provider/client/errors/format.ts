@@ -41,6 +41,20 @@ export function hostOf(url: string, withPort: boolean): string {
   }
 }
 
+/**
+ * The base URL a call was sent below, for a message whose advice is to check it: the call's `url` less
+ * its `path` and query, `https://om.example.com:8443/api/public/v1.0`; the origin when they differ.
+ */
+export function baseUrlOf(call: CallInfo): string {
+  try {
+    const parsed = new URL(call.url);
+    const below = parsed.pathname.endsWith(call.path) ? parsed.pathname.slice(0, -call.path.length) : "";
+    return `${parsed.origin}${below}`;
+  } catch {
+    return call.url;
+  }
+}
+
 /** Whitespace collapsed and cut to `max` characters, for quoting a body in a message. */
 export function quoteSnippet(text: string, max = 200): string {
   const flat = text.replace(/\s+/g, " ").trim();

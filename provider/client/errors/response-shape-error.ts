@@ -1,4 +1,4 @@
-import type { CallInfo } from "./format";
+import { baseUrlOf, type CallInfo } from "./format";
 import { RequestError } from "./request-error";
 
 /** A body that is not what was expected, and what was wrong with it. */
@@ -37,7 +37,7 @@ export class ResponseShapeError extends RequestError {
       text += ` (${shown}${issues.length > 5 ? `; and ${issues.length - 5} more` : ""})`;
     }
     if (init.bodySnippet) text += `; the body starts with ${init.bodySnippet}`;
-    text += `; ${init.hint ?? "check that the base URL points at the API this client was meant for"}`;
+    text += `; ${init.hint ?? "check that the base URL points at the API this client was meant for"} (base URL: ${baseUrlOf(init)})`;
     super("OM_ERR_RESPONSE_SHAPE", text, init);
     this.name = "ResponseShapeError";
     this.status = init.status;

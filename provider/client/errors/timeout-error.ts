@@ -1,4 +1,4 @@
-import { type CallInfo, callHead, notSentNote } from "./format";
+import { type CallInfo, callHead, hostOf, notSentNote } from "./format";
 import { RequestError } from "./request-error";
 
 /** An attempt that did not complete in time. */
@@ -40,7 +40,7 @@ export class TimeoutError extends RequestError {
     super(
       "OM_ERR_TIMEOUT",
       `${callHead(init)} timed out: no complete response within ${init.timeoutMs} ms${sent}; ` +
-        `try again, or raise the timeout (${init.setting ?? "timeoutMs"}) if the server is slow`,
+        `try again, or raise the timeout (${init.setting ?? "timeoutMs"}) if the server at ${hostOf(init.url, true)} is slow`,
       init,
     );
     this.name = "TimeoutError";
