@@ -59,6 +59,7 @@ function orgNotFound(orgId: string): ApiResult {
   return fail(404, "ORG_NOT_FOUND", `No organization with ID ${orgId} exists.`, [orgId]);
 }
 
+/** `GET /orgs/{ORG-ID}/apiKeys`: one page of an organization's keys, with the spec's `links`. */
 export function listApiKeys(
   req: ApiRequest,
   state: SimState,
@@ -88,6 +89,7 @@ export function listApiKeys(
   return { status: 200, list: true, body: { links, results, totalCount } };
 }
 
+/** `PATCH /orgs/{ORG-ID}/apiKeys/{API-KEY-ID}`: a key's `desc` and `roles`, checked as the profile's rules say. */
 export function patchApiKey(
   req: ApiRequest,
   state: SimState,

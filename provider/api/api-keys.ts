@@ -1,4 +1,3 @@
-import { ResponseShapeError } from "../client/errors";
 import { isRecord } from "../client/is-record";
 import type { JsonResponse, RequestOptions } from "../client/types";
 import { explainAuthorization, type Operation } from "./authorization-error";
@@ -7,8 +6,8 @@ import { InputError } from "./input-error";
 import { ListedRecord } from "./listed-record";
 import { type ListAllOptions, type Page, pageQuery, readConsistentListing } from "./listing-pages";
 import { explainNotFound, type PathIds } from "./not-found";
-import { parseResponse } from "./parse";
-import { sendRequest, WRONG_SHAPE_HINT } from "./request";
+import { parseResponse, unnamedRecordError } from "./parse";
+import { sendRequest } from "./request";
 import { apiKeyListingSchema, apiKeyPageSchema, apiKeySchema } from "./schemas";
 import type { Transport } from "./transport";
 import { type ApiKey, type ApiKeyPage, ORG_ROLES, type OrgRole } from "./types";
@@ -128,14 +127,7 @@ export async function listOrgApiKeysPageCheckedOnUse(
     if (!isRecord(record) || !isNonEmptyString(record.id) || !isNonEmptyString(record.publicKey)) {
       // Not even an id and a public key: the whole page's schema says what is wrong, as it would have.
       parseResponse(apiKeyPageSchema, response, "GET", path);
-      throw new ResponseShapeError({
-        method: "GET",
-        path,
-        url: response.url,
-        status: response.status,
-        hint: WRONG_SHAPE_HINT,
-        description: `results[${index}] has no id or public key`,
-      });
+      throw unnamedRecordError(response, path, index, "id or public key");
     }
     results.push(
       new ListedApiKey(

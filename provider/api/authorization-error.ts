@@ -1,4 +1,4 @@
-import { ApiError } from "../client/errors";
+import { ApiError, type ApiErrorInit } from "../client/errors";
 
 /** The operations of this API layer, and the ids they act on. */
 export type Operation =
@@ -62,7 +62,11 @@ export class AuthorizationError extends ApiError {
   /** The role (or roles) the documentation says the operation needs. */
   readonly requiredRole: string;
 
-  constructor(cause: ApiError, operation: Operation) {
+  /** The operation as it was given, so that a copy ({@link ApiError.withHint}) stays this class. */
+  private readonly given: Operation;
+
+  /** `hint` replaces the role advice, for a copy that says something else (`withHint`). */
+  constructor(cause: ApiError, operation: Operation, hint?: string) {
     const { what, needs } = describe(operation);
     super(
       {
@@ -74,9 +78,12 @@ export class AuthorizationError extends ApiError {
         parameters: cause.parameters,
         retryAfterMs: cause.retryAfterMs,
         bodySnippet: cause.bodySnippet,
+        location: cause.location,
+        retryBudget: cause.retryBudget,
         hint:
+          hint ??
           `the credentials were accepted, but ${what} needs ${needs}; give the API key that role, or ` +
-          "configure a key that has it",
+            "configure a key that has it",
       },
       "OM_ERR_FORBIDDEN",
     );
@@ -85,6 +92,11 @@ export class AuthorizationError extends ApiError {
     this.name = "AuthorizationError";
     this.operation = what;
     this.requiredRole = needs;
+    this.given = operation;
+  }
+
+  protected override rebuild(init: ApiErrorInit): ApiError {
+    return new AuthorizationError(new ApiError(init), this.given, init.hint);
   }
 }
 

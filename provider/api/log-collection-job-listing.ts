@@ -5,7 +5,6 @@
  * only when its pages agree. Not in the spec: a server that follows it alone answers 405 or 404 here
  * (./log-collection-job-answers).
  */
-import { ResponseShapeError } from "../client/errors";
 import { isRecord } from "../client/is-record";
 import type { JsonResponse } from "../client/types";
 import { hex24Segment } from "./ids";
@@ -18,8 +17,8 @@ import {
   readConsistentListing,
 } from "./listing-pages";
 import { explainJobError } from "./log-collection-job-answers";
-import { parseResponse } from "./parse";
-import { sendRequest, WRONG_SHAPE_HINT } from "./request";
+import { parseResponse, unnamedRecordError } from "./parse";
+import { sendRequest } from "./request";
 import {
   type LogCollectionJobRecord,
   logCollectionJobListingSchema,
@@ -81,14 +80,7 @@ export async function listLogCollectionJobsPage(
         value: raw,
         at: ["results", index],
       });
-      throw new ResponseShapeError({
-        method: "GET",
-        path,
-        url: response.url,
-        status: response.status,
-        hint: WRONG_SHAPE_HINT,
-        description: `results[${index}] has no id`,
-      });
+      throw unnamedRecordError(response, path, index, "id");
     }
     return new ListedJob(raw as Record<string, unknown> & { id: string }, response, path, index);
   });

@@ -37,3 +37,23 @@ export function parseResponse<S extends z.ZodType>(
     ),
   });
 }
+
+/**
+ * A listed record without what a record is known by (its id, a key's public key): the page's schema
+ * may pass such a record when it checks the rest on use, so it is refused here, naming the record.
+ */
+export function unnamedRecordError(
+  response: JsonResponse,
+  path: string,
+  index: number,
+  missing: string,
+): ResponseShapeError {
+  return new ResponseShapeError({
+    method: "GET",
+    path,
+    url: response.url,
+    status: response.status,
+    hint: WRONG_SHAPE_HINT,
+    description: `results[${index}] has no ${missing}`,
+  });
+}

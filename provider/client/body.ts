@@ -26,7 +26,7 @@ export interface BodyStream extends AsyncIterable<unknown> {
 }
 
 /** The first value of a header that may repeat. */
-export function firstValue(value: string | string[] | undefined): string | undefined {
+function firstValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 

@@ -14,15 +14,17 @@ export function inContext(prefix: string, error: unknown, advice = ""): Error {
   const told = inPulumiTerms(error);
   const original = told instanceof Error ? told : new Error(String(told));
   const message = `${prefix}: ${original.message}${advice}`;
+  const cause = error instanceof Error ? error : original;
   const wrapped = Object.create(original) as Error;
   Object.defineProperty(wrapped, "message", { value: message, writable: true, configurable: true });
   Object.defineProperty(wrapped, "stack", {
     // The frames of the error as thrown, not of a copy made above to add Pulumi's advice.
-    value: `${original.name}: ${message}${framesOf(error instanceof Error ? error : original)}`,
+    value: `${original.name}: ${message}${framesOf(cause)}`,
     writable: true,
     configurable: true,
   });
-  Object.defineProperty(wrapped, "cause", { value: original, writable: true, configurable: true });
+  // The cause is the error as thrown, not the copy that carries Pulumi's advice.
+  Object.defineProperty(wrapped, "cause", { value: cause, writable: true, configurable: true });
   return wrapped;
 }
 

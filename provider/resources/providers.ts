@@ -33,6 +33,8 @@ function host() {
         if (!notFound(again)) throw again;
       }
     }
+    // A plain Error, the one outside the package's family: the package could not be loaded, so there is
+    // no class of it to throw.
     throw new Error(
       `pulumi-opsmanager could not be loaded where Pulumi runs this stack's providers, the program's directory ${process.cwd()} (${String((error as Error).message).split("\n")[0]}). Add it to the dependencies of the program's own package.json (npm install pulumi-opsmanager, or pnpm add pulumi-opsmanager): with pnpm, a package installed only for another package may not be reachable there.`,
     );
