@@ -15,8 +15,9 @@ import type * as pulumi from "@pulumi/pulumi";
  * (`require.main`), hence the second try, where there is a main module (there is none when the host
  * was started from an ES module). Only the entry itself not being found leads to that try and to the
  * advice below; any other failure (a dependency of the package missing, an error while it loads) is
- * thrown as it is, since it is the real cause. (Comments stay out of the body: it is serialized into
- * every resource's state.)
+ * thrown as it is, since it is the real cause. The advice is a plain `Error`, the one error outside the
+ * package's family: the package could not be loaded, so there is no class of it to throw. (Comments
+ * stay out of the body: it is serialized into every resource's state.)
  */
 function host() {
   const notFound = (error: unknown) =>
@@ -33,8 +34,6 @@ function host() {
         if (!notFound(again)) throw again;
       }
     }
-    // A plain Error, the one outside the package's family: the package could not be loaded, so there is
-    // no class of it to throw.
     throw new Error(
       `pulumi-opsmanager could not be loaded where Pulumi runs this stack's providers, the program's directory ${process.cwd()} (${String((error as Error).message).split("\n")[0]}). Add it to the dependencies of the program's own package.json (npm install pulumi-opsmanager, or pnpm add pulumi-opsmanager): with pnpm, a package installed only for another package may not be reachable there.`,
     );
