@@ -2,15 +2,14 @@
  * Digest authentication state for one (origin, user name): the current nonce and its nonce count, and
  * the one challenge fetch in flight. It decides what each request sends; the caller does the I/O.
  */
+import { buildAuthorization, createCnonce } from "./digest";
 import {
   type AuthChallenge,
-  buildAuthorization,
-  createCnonce,
   type DigestChallenge,
   parseAuthenticationInfo,
   parseWwwAuthenticate,
   selectDigestChallenge,
-} from "./digest";
+} from "./digest-challenge";
 import type {
   DigestEvents,
   DigestMode,
