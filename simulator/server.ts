@@ -73,7 +73,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   validateOptions(opts);
   const rules = profileRules(opts.profile);
   const state = SimState.open(opts.seed, opts.stateFile);
-  if (opts.jobDurationMs !== undefined) state.jobDurationMs = opts.jobDurationMs;
+  if (opts.jobDurationMs !== undefined) state.jobStore.jobDurationMs = opts.jobDurationMs;
   const lifetimeMs = opts.nonceLifetimeMs ?? DEFAULT_NONCE_LIFETIME_MS;
   const digest = new DigestAuthenticator((user) => state.privateKeyOf(user), lifetimeMs);
   digest.staleOnExpiry = rules.staleOnExpiry;
@@ -305,11 +305,11 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       removeApiKey: (id) => state.removeApiKey(id),
       addOrg: (orgId) => state.addOrg(orgId),
       addGroup: (groupId) => state.addGroup(groupId),
-      jobs: (groupId) => state.jobs(groupId),
-      job: (id) => state.job(id),
-      addJob: (job) => state.addJob(job),
-      updateJob: (id, change) => state.updateJob(id, change),
-      removeJob: (id) => state.removeJob(id),
+      jobs: (groupId) => state.jobStore.jobs(groupId),
+      job: (id) => state.jobStore.job(id),
+      addJob: (job) => state.jobStore.addJob(job),
+      updateJob: (id, change) => state.jobStore.updateJob(id, change),
+      removeJob: (id) => state.jobStore.removeJob(id),
     },
     resetRequests: () => {
       requests.length = 0;
