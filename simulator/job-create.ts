@@ -98,7 +98,7 @@ export function createLogCollectionJob(
   if (typeof redacted !== "boolean") return invalidAttribute("redacted", "must be a boolean");
   const window = timeWindow(body);
   if ("status" in window) return window;
-  const job = state.addJob({
+  const job = state.jobStore.addJob({
     userId: state.apiKeyByPublicKey(req.caller)?.id,
     groupId,
     resourceType,

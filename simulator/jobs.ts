@@ -58,7 +58,7 @@ export function handleJobRequest(
   const refused = unauthorized(req, state, rules, { kind: "logCollectionJobs", groupId });
   if (refused) return refused;
   if (jobId === undefined) return listJobs(req, state, groupId);
-  const job = state.job(jobId);
+  const job = state.jobStore.job(jobId);
   if (job === undefined || job.groupId !== groupId) {
     // The error table's code for a job the project does not have.
     return fail(
@@ -72,7 +72,7 @@ export function handleJobRequest(
   if (rest[0] === "download") return downloadJob(job);
   if (req.method === "PATCH") return extendJob(req, state, job);
   if (req.method === "DELETE") {
-    state.removeJob(job.id);
+    state.jobStore.removeJob(job.id);
     return { status: 200, body: undefined };
   }
   return { status: 200, body: jobView(req.origin, job, req.query.verbose?.toLowerCase() === "true") };
@@ -143,7 +143,7 @@ function listJobs(req: ApiRequest, state: SimState, groupId: string): ApiResult 
   const page = pagination(req.query);
   if ("status" in page) return page;
   const { pageNum, itemsPerPage } = page;
-  const all = state.jobs(groupId);
+  const all = state.jobStore.jobs(groupId);
   const start = (pageNum - 1) * itemsPerPage;
   const verbose = req.query.verbose?.toLowerCase() === "true";
   const results = all.slice(start, start + itemsPerPage).map((j) => jobView(req.origin, j, verbose));
@@ -212,7 +212,7 @@ function extendJob(req: ApiRequest, state: SimState, job: SimLogCollectionJob): 
       "Expiration date for log collection request job can only be as far as 6 months in the future.",
     );
   }
-  state.updateJob(job.id, { expirationDate: new Date(ms).toISOString() });
+  state.jobStore.updateJob(job.id, { expirationDate: new Date(ms).toISOString() });
   return { status: 200, body: undefined };
 }
 
@@ -225,7 +225,7 @@ function retryJob(state: SimState, job: SimLogCollectionJob): ApiResult {
       "A log collection request job can only be restarted if it is in the FAILED state.",
     );
   }
-  state.updateJob(job.id, { status: "IN_PROGRESS", outcome: "SUCCESS" });
+  state.jobStore.updateJob(job.id, { status: "IN_PROGRESS", outcome: "SUCCESS" });
   return { status: 200, body: undefined };
 }
 

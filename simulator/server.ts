@@ -1,6 +1,6 @@
 /**
- * The simulator's HTTP(S) server: reads each request, records it, authenticates it with digest,
- * applies injected faults, routes it to ./api and sends the answer as ./framing frames it.
+ * The simulator's HTTP(S) server: reads each request, records it (./request-log), authenticates it
+ * with digest, applies injected faults, routes it to ./api and sends the answer as ./framing frames it.
  */
 import * as http from "node:http";
 import * as https from "node:https";
@@ -11,6 +11,7 @@ import { DEFAULT_NONCE_LIFETIME_MS, DigestAuthenticator } from "./digest";
 import { type ChosenFault, Faults, validatePageCap } from "./faults";
 import { challengeAnswer, type Framed, faultAnswer, frame, jsonHeaders } from "./framing";
 import { profileRules } from "./profiles";
+import { RequestLog } from "./request-log";
 import { SimState } from "./state";
 import type { RecordedRequest, Simulator, SimulatorOptions } from "./types";
 
@@ -53,15 +54,6 @@ function parseQuery(queryString: string): Record<string, string> {
   return query;
 }
 
-function tryParseJson(text: string): unknown {
-  if (text === "") return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Starts a simulator.
  * @example
@@ -73,37 +65,17 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   validateOptions(opts);
   const rules = profileRules(opts.profile);
   const state = SimState.open(opts.seed, opts.stateFile);
-  if (opts.jobDurationMs !== undefined) state.jobDurationMs = opts.jobDurationMs;
+  if (opts.jobDurationMs !== undefined) state.jobStore.jobDurationMs = opts.jobDurationMs;
   const lifetimeMs = opts.nonceLifetimeMs ?? DEFAULT_NONCE_LIFETIME_MS;
   const digest = new DigestAuthenticator((user) => state.privateKeyOf(user), lifetimeMs);
   digest.staleOnExpiry = rules.staleOnExpiry;
   const faults = new Faults(digest, lifetimeMs, opts.maxItemsPerPage);
-  const requests: RecordedRequest[] = [];
-  const record = opts.record !== false;
   const timers = new Set<NodeJS.Timeout>();
   const scheme = opts.tls ? "https" : "http";
   const admin = state.adminKey();
+  const log = new RequestLog(state, admin.privateKey, opts.record !== false);
   const host = opts.host ?? "127.0.0.1";
-  let seq = 0;
   let closing: Promise<void> | undefined;
-
-  // The request log must never hold a private key, whatever a client sends.
-  const scrub = (text: string): string => {
-    const scrubbed = text.replace(/[\w-]+/g, (token) => (state.isSecret(token) ? "[REDACTED]" : token));
-    return scrubbed.split(admin.privateKey).join("[REDACTED]");
-  };
-  const scrubRecord = (fields: Record<string, string>): Record<string, string> => {
-    const out: Record<string, string> = {};
-    for (const [name, value] of Object.entries(fields)) {
-      Object.defineProperty(out, name, {
-        value: scrub(value),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    }
-    return out;
-  };
 
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -164,24 +136,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     const q = target.indexOf("?");
     const path = q < 0 ? target : target.slice(0, q);
     const query = parseQuery(q < 0 ? "" : target.slice(q + 1));
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(req.headers)) {
-      if (name === "authorization" || value === undefined) continue;
-      headers[name] = Array.isArray(value) ? value.join(", ") : value;
-    }
-    const scrubbedBody = scrub(rawBody);
-    const entry: RecordedRequest = {
-      seq: ++seq,
-      method,
-      path,
-      query: scrubRecord(query),
-      headers: scrubRecord(headers),
-      rawBody: scrubbedBody,
-      body: tryParseJson(scrubbedBody),
-      authenticated: false,
-      status: 0,
-    };
-    if (record) requests.push(entry);
+    const entry = log.add(method, path, query, req.headers, rawBody);
 
     if (size > MAX_BODY_BYTES) {
       const body = errorBody(413, "PAYLOAD_TOO_LARGE", `The request body exceeds ${MAX_BODY_BYTES} bytes.`);
@@ -199,7 +154,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     if (early && (await holdOrAnswer(req, res, entry, early))) return;
 
     const verdict = digest.verify(req.headers.authorization, method, target);
-    if (verdict.fields) entry.digest = scrubRecord(verdict.fields);
+    if (verdict.fields) entry.digest = log.scrubRecord(verdict.fields);
     if (!verdict.ok) {
       send(res, entry, challengeAnswer(verdict.challenge));
       return;
@@ -294,7 +249,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     groupId: state.groupId,
     publicKey: admin.publicKey,
     privateKey: admin.privateKey,
-    requests,
+    requests: log.requests,
     faults,
     state: {
       apiKeys: (orgId) => state.apiKeys(orgId),
@@ -305,14 +260,14 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       removeApiKey: (id) => state.removeApiKey(id),
       addOrg: (orgId) => state.addOrg(orgId),
       addGroup: (groupId) => state.addGroup(groupId),
-      jobs: (groupId) => state.jobs(groupId),
-      job: (id) => state.job(id),
-      addJob: (job) => state.addJob(job),
-      updateJob: (id, change) => state.updateJob(id, change),
-      removeJob: (id) => state.removeJob(id),
+      jobs: (groupId) => state.jobStore.jobs(groupId),
+      job: (id) => state.jobStore.job(id),
+      addJob: (job) => state.jobStore.addJob(job),
+      updateJob: (id, change) => state.jobStore.updateJob(id, change),
+      removeJob: (id) => state.jobStore.removeJob(id),
     },
     resetRequests: () => {
-      requests.length = 0;
+      log.requests.length = 0;
     },
     close: () => {
       if (!closing) {

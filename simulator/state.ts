@@ -1,18 +1,12 @@
 /**
- * The simulator's data: organizations, groups, API keys and log collection jobs, seeded
- * deterministically and optionally kept in a JSON file (./state-file).
+ * The simulator's data: organizations, groups, API keys, and the log collection jobs (./job-store),
+ * seeded deterministically and optionally kept in a JSON file (./state-file).
  */
 import * as fs from "node:fs";
+import { JobStore } from "./job-store";
 import { Prng } from "./prng";
 import { StateFile, type StateSnapshot } from "./state-file";
-import type {
-  NewSimLogCollectionJob,
-  SeedOptions,
-  SimApiKey,
-  SimJobChange,
-  SimLogCollectionJob,
-  SimRole,
-} from "./types";
+import type { SeedOptions, SimApiKey, SimRole } from "./types";
 
 /** Organization role names, in the spec's order. */
 export const ORG_ROLES = ["ORG_OWNER", "ORG_MEMBER", "ORG_GROUP_CREATOR", "ORG_READ_ONLY"] as const;
@@ -44,23 +38,10 @@ export const DEFAULT_PRIVATE_KEY = "00000000-sim0-4000-8000-000000000001";
 export const DEFAULT_KEY_COUNT = 5;
 /** Seed of the generator behind generated ids, keys and roles. */
 export const DEFAULT_RANDOM_SEED = 1;
-/** How long a log collection job stays `IN_PROGRESS`, unless the simulator's options say otherwise. */
-export const DEFAULT_JOB_DURATION_MS = 30_000;
-/**
- * How long a job lives before it expires: the job records of MongoDB's Go client's tests
- * (opsmngr/logs_test.go) expire 30 days after their creation.
- */
-export const JOB_LIFETIME_MS = 30 * 24 * 3600_000;
 
 function copyKey(key: SimApiKey): SimApiKey {
   return { ...key, roles: key.roles.map((r) => ({ ...r })) };
 }
-
-function copyJob(job: SimLogCollectionJob): SimLogCollectionJob {
-  return { ...job, logTypes: [...job.logTypes] };
-}
-
-const iso = (ms: number) => new Date(ms).toISOString();
 
 /** In-memory state with O(1) lookups and creation-ordered key lists per organization. */
 export class SimState {
@@ -73,10 +54,8 @@ export class SimState {
   private readonly groups = new Set<string>();
   private readonly keys = new Map<string, SimApiKey>();
   private readonly byPublicKey = new Map<string, SimApiKey>();
-  private readonly jobList: SimLogCollectionJob[] = [];
-  private readonly jobIds = new Map<string, SimLogCollectionJob>();
-  /** How long a job stays `IN_PROGRESS` (the simulator's `jobDurationMs`). */
-  jobDurationMs = DEFAULT_JOB_DURATION_MS;
+  /** The log collection jobs and their life (./job-store). */
+  readonly jobStore: JobStore;
   // Every private key the state has ever held, kept after removal so the request log can still be
   // scrubbed of it.
   private readonly secrets = new Set<string>();
@@ -94,6 +73,7 @@ export class SimState {
     this.groupId = groupId;
     this.adminKeyId = adminKeyId;
     this.prng = new Prng(seed);
+    this.jobStore = new JobStore(this.prng, adminKeyId, () => this.changed());
   }
 
   /** Loads `stateFile` when it exists, else seeds from `seed`. */
@@ -134,7 +114,7 @@ export class SimState {
     for (const group of data.groups) state.addGroup(group);
     for (const key of data.apiKeys) state.insertKey(copyKey(key));
     // State files written before jobs had a life (status, expiration) get one as of their creation.
-    for (const job of data.jobs) state.insertJob(state.completeJob(job));
+    for (const job of data.jobs) state.jobStore.insertJob(state.jobStore.completeJob(job));
     state.file?.saved();
     return state;
   }
@@ -274,93 +254,6 @@ export class SimState {
     this.changed();
   }
 
-  /** Stores a new log collection job, with a fresh id unless it names one; the rest as {@link completeJob}. */
-  addJob(job: NewSimLogCollectionJob): SimLogCollectionJob {
-    if (job.id !== undefined && this.jobIds.has(job.id)) {
-      throw new Error(`a log collection job with id ${job.id} already exists`);
-    }
-    const stored = this.completeJob(job);
-    this.insertJob(stored);
-    this.changed();
-    return copyJob(stored);
-  }
-
-  /**
-   * A whole job from `job`: a fresh id, created now by the admin key, `IN_PROGRESS` for
-   * {@link jobDurationMs}, then `SUCCESS`, expiring {@link JOB_LIFETIME_MS} after creation, unless
-   * `job` says otherwise.
-   */
-  completeJob(job: NewSimLogCollectionJob): SimLogCollectionJob {
-    let id = job.id;
-    if (id === undefined) {
-      do id = this.prng.hex(24);
-      while (this.jobIds.has(id));
-    }
-    const createdAt = job.createdAt ?? iso(Date.now());
-    const created = Date.parse(createdAt);
-    return {
-      ...job,
-      id,
-      logTypes: [...job.logTypes],
-      createdAt,
-      userId: job.userId ?? this.adminKeyId,
-      expirationDate: job.expirationDate ?? iso(created + JOB_LIFETIME_MS),
-      status: job.status ?? "IN_PROGRESS",
-      finishDate: job.finishDate ?? iso(created + this.jobDurationMs),
-      outcome: job.outcome ?? "SUCCESS",
-    };
-  }
-
-  /** Copies of the log collection jobs of one group (default all), in creation order, as of now. */
-  jobs(groupId?: string): SimLogCollectionJob[] {
-    return this.jobList
-      .filter((j) => groupId === undefined || j.groupId === groupId)
-      .map((j) => copyJob(this.advance(j)));
-  }
-
-  /** A copy of one job as of now. */
-  job(id: string): SimLogCollectionJob | undefined {
-    const job = this.jobIds.get(id);
-    return job === undefined ? undefined : copyJob(this.advance(job));
-  }
-
-  /** Changes a job; throws for an unknown id. A job put back `IN_PROGRESS` finishes anew. */
-  updateJob(id: string, change: SimJobChange): SimLogCollectionJob {
-    const job = this.jobIds.get(id);
-    if (!job) throw new Error(`no log collection job with id ${id}`);
-    if (change.status === "IN_PROGRESS" && change.finishDate === undefined) {
-      job.finishDate = iso(Date.now() + this.jobDurationMs);
-    }
-    Object.assign(job, change);
-    this.changed();
-    return copyJob(this.advance(job));
-  }
-
-  /** Removes a job; an unknown id is ignored. */
-  removeJob(id: string): void {
-    const job = this.jobIds.get(id);
-    if (!job) return;
-    this.jobIds.delete(id);
-    this.jobList.splice(this.jobList.indexOf(job), 1);
-    this.changed();
-  }
-
-  /** Moves a job on as time has passed: a running job finishes, a job past its expiration expires. */
-  private advance(job: SimLogCollectionJob): SimLogCollectionJob {
-    const now = Date.now();
-    let moved = false;
-    if (job.status === "IN_PROGRESS" && now >= Date.parse(job.finishDate)) {
-      job.status = job.outcome;
-      moved = true;
-    }
-    if (job.status !== "EXPIRED" && now >= Date.parse(job.expirationDate)) {
-      job.status = "EXPIRED";
-      moved = true;
-    }
-    if (moved) this.changed();
-    return job;
-  }
-
   /** Writes any pending change now and waits for it. */
   async flush(): Promise<void> {
     await this.file?.flush();
@@ -389,11 +282,6 @@ export class SimState {
     list.push(key);
   }
 
-  private insertJob(job: SimLogCollectionJob): void {
-    this.jobList.push(job);
-    this.jobIds.set(job.id, job);
-  }
-
   private changed(): void {
     this.file?.changed();
   }
@@ -409,7 +297,7 @@ export class SimState {
       orgs: [...this.orgs.keys()],
       groups: [...this.groups],
       apiKeys: [...this.keys.values()],
-      jobs: this.jobList,
+      jobs: this.jobStore.records(),
     };
   }
 }

@@ -1,16 +1,19 @@
 /**
- * Digest authentication state for one (origin, user name): the current nonce and its nonce count, and
- * the one challenge fetch in flight. It decides what each request sends; the caller does the I/O.
+ * Digest authentication for one (origin, user name): each request's way through signing, sending and
+ * fetching challenges, with the one challenge fetch in flight. It decides what each request sends; the
+ * caller does the I/O. What a refused or accepted answer means for the shared nonce is ./digest-nonces.
  */
+import { buildAuthorization, createCnonce } from "./digest";
+import { type AuthChallenge, parseWwwAuthenticate, selectDigestChallenge } from "./digest-challenge";
 import {
-  type AuthChallenge,
-  buildAuthorization,
-  createCnonce,
-  type DigestChallenge,
-  parseAuthenticationInfo,
-  parseWwwAuthenticate,
-  selectDigestChallenge,
-} from "./digest";
+  type Attempt,
+  MAX_NC,
+  MAX_TRIES,
+  NonceBook,
+  type NonceState,
+  newState,
+  type Source,
+} from "./digest-nonces";
 import type {
   DigestEvents,
   DigestMode,
@@ -22,47 +25,6 @@ import type {
   ResponseHeaders,
 } from "./digest-types";
 
-interface NonceState {
-  challenge: DigestChallenge;
-  /** Nonce counts handed out so far; the next request uses count + 1. */
-  count: number;
-  /**
-   * No other request holds it, nor a nonce the server counts with it: it came from a challenge to a
-   * request without credentials (a new client to the server), or from a 401 to a request that held its
-   * nonce alone, or from a 401 without an `opaque` or with a new one. Apache's mod_auth_digest counts
-   * per `opaque` and keeps the opaque in a 401, so a 401 to a shared nonce gives one that is not.
-   */
-  alone: boolean;
-  /** What the server has shown of this nonce's reuse; see {@link NonceTrust}. */
-  trust: NonceTrust;
-}
-
-/**
- * What the server has shown of a nonce: `new`, nothing yet; `replacement`, it replaced the session's
- * nonce after the server refused that one without `stale=true`, and no reuse of it has passed yet;
- * `reusable`, the server accepted a use of it past the first. A refused second use of a
- * `replacement` is what tells a server that wants one nonce per request.
- */
-type NonceTrust = "new" | "replacement" | "reusable";
-
-/** Where a request takes the nonce of its next signed try from. */
-type Source =
-  /** The session's nonce, shared by every request; the first request fetches it while others wait. */
-  | { kind: "session" }
-  /** A nonce from a 401 to this request, which this request alone uses until it passes. */
-  | { kind: "held"; state: NonceState }
-  /** A nonce this request fetches for itself, with a request without credentials. */
-  | { kind: "own" };
-
-/** One request's way through {@link DigestSession.perform}. */
-interface Attempt {
-  source: Source;
-  /** Signed tries so far. */
-  tries: number;
-  /** The session nonce this request saw refused, which a nonce that then passes replaces. */
-  displaced: NonceState | undefined;
-}
-
 interface Signed {
   authorization: string;
   /** The nonce count signed. */
@@ -73,24 +35,9 @@ type NonceFor<R> = { state: NonceState; shared: boolean } | { outcome: DigestOut
 
 type ProbeResult<R> = { kind: "state"; state: NonceState } | { kind: "done"; outcome: DigestOutcome<R> };
 
-// RFC 7616 §3.4: nc is 8 hex digits; past that, fetch a new nonce.
-const MAX_NC = 0xffffffff;
-
-// Signed tries per request. The last is always with a nonce the request holds alone, whose refusal
-// without stale=true judges the credentials; a server that calls even that stale gets no more.
-const MAX_TRIES = 4;
-
-function newState(challenge: DigestChallenge, alone: boolean): NonceState {
-  return { challenge, count: 0, alone, trust: "new" };
-}
-
 function challengesOf(headers: ResponseHeaders): AuthChallenge[] {
   const value = headers["www-authenticate"];
   return value === undefined ? [] : parseWwwAuthenticate(value);
-}
-
-function firstHeader(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }
 
 function describeOffered(challenges: readonly AuthChallenge[]): string {
@@ -126,28 +73,26 @@ export class DigestSession {
   // A closure, so that printing the session does not print the secret.
   private readonly secret: () => string;
   private readonly makeCnonce: () => string;
-  private current: NonceState | undefined;
+  private readonly nonces: NonceBook;
   private pending: Promise<void> | undefined;
-  private signing: DigestMode;
 
   constructor(options: DigestSessionOptions) {
     const { password } = options;
     this.username = options.username;
     this.secret = () => password;
     this.makeCnonce = options.cnonce ?? createCnonce;
-    this.current = undefined;
+    this.nonces = new NonceBook();
     this.pending = undefined;
-    this.signing = "reuse";
   }
 
   /** `reuse`, or `fresh` while the server is taken to refuse reused nonces (see {@link DigestMode}). */
   get mode(): DigestMode {
-    return this.signing;
+    return this.nonces.signing;
   }
 
   /** The nonce that requests are signed with now, if any. */
   get currentNonce(): string | undefined {
-    return this.current?.challenge.nonce;
+    return this.nonces.current?.challenge.nonce;
   }
 
   /**
@@ -160,7 +105,7 @@ export class DigestSession {
     events: DigestEvents = {},
   ): Promise<DigestOutcome<R>> {
     const attempt: Attempt = {
-      source: this.signing === "fresh" && request.hasBody ? { kind: "own" } : { kind: "session" },
+      source: this.nonces.signing === "fresh" && request.hasBody ? { kind: "own" } : { kind: "session" },
       tries: 0,
       displaced: undefined,
     };
@@ -172,7 +117,7 @@ export class DigestSession {
       const signed = this.sign(request, state);
       const response = await send(signed.authorization, false);
       if (response.status !== 401) {
-        this.accepted(state, signed.nc, shared, attempt, response.headers);
+        this.nonces.accepted(state, signed.nc, shared, attempt, response.headers);
         return { response, rejected: false };
       }
       // Whatever challenge it carries, it says nothing of the nonce: no re-sign, no change of mode.
@@ -188,7 +133,7 @@ export class DigestSession {
       if (attempt.tries >= MAX_TRIES) return { response, rejected: true, why: "stale" };
       events.onChallenge?.();
       await response.discard();
-      attempt.source = this.refused(state, shared, signed.nc, challenge, attempt);
+      attempt.source = this.nonces.refused(state, shared, signed.nc, challenge, attempt);
     }
   }
 
@@ -201,12 +146,14 @@ export class DigestSession {
   ): Promise<NonceFor<R>> {
     if (source.kind === "held") return { state: source.state, shared: false };
     for (;;) {
-      if (this.current && this.current.count >= MAX_NC) this.current = undefined;
+      if (this.nonces.current && this.nonces.current.count >= MAX_NC) this.nonces.current = undefined;
       // In the fallback a request with a body fetches its own challenge, so its body crosses once; a
       // bodyless request tries the nonce that passed last, which costs no more than a challenge when
       // refused and is how the session learns that the refusals were expiries.
-      const own = source.kind === "own" || (this.signing === "fresh" && (request.hasBody || !this.current));
-      if (!own && this.current) return { state: this.current, shared: true };
+      const own =
+        source.kind === "own" ||
+        (this.nonces.signing === "fresh" && (request.hasBody || !this.nonces.current));
+      if (!own && this.nonces.current) return { state: this.nonces.current, shared: true };
       if (!own && this.pending) {
         await this.pending;
         continue;
@@ -215,69 +162,6 @@ export class DigestSession {
       if (probed.kind === "done") return { outcome: probed.outcome };
       return { state: probed.state, shared: !own };
     }
-  }
-
-  /**
-   * Where the next try of a request takes its nonce from after a 401 to `state` (signed at count `nc`)
-   * that did not judge the credentials.
-   */
-  private refused(
-    state: NonceState,
-    shared: boolean,
-    nc: number,
-    challenge: DigestChallenge,
-    attempt: Attempt,
-  ): Source {
-    // A 401 that keeps the opaque of a nonce others use ties its nonce to theirs (Apache counts per
-    // opaque); without an opaque, or with a new one, its nonce is this request's alone.
-    const tied = challenge.opaque !== undefined && challenge.opaque === state.challenge.opaque && shared;
-    const next = newState(challenge, !tied);
-    const alone: Source = tied ? { kind: "own" } : { kind: "held", state: next };
-    // The last try is with a nonce this request holds alone.
-    if (attempt.tries + 1 >= MAX_TRIES || !shared || this.signing === "fresh") return alone;
-    // Another request already replaced the session's nonce: sign again with the newer one.
-    if (this.current !== undefined && this.current !== state) return { kind: "session" };
-    if (challenge.stale || tied) {
-      // RFC 7616 §3.3: stale=true means the credentials were right and the nonce expired. A server that
-      // keeps the opaque goes on counting that client: a request fetching its own nonce would open a
-      // new client entry, and Apache forgets its entries in bulk when its small table fills. Either
-      // way every request moves to the new nonce.
-      next.alone = false;
-      this.current = next;
-      return { kind: "session" };
-    }
-    if (state.trust === "replacement" && nc > 1) {
-      // The server refused the second use of a nonce it had just issued: it wants one nonce per request.
-      this.signing = "fresh";
-      this.current = undefined;
-      return alone;
-    }
-    attempt.displaced = state;
-    return alone;
-  }
-
-  /** Bookkeeping after an accepted answer signed with `state` at count `nc`. */
-  private accepted(
-    state: NonceState,
-    nc: number,
-    shared: boolean,
-    attempt: Attempt,
-    headers: ResponseHeaders,
-  ): void {
-    if (nc > 1) state.trust = "reusable";
-    if (this.signing === "fresh") {
-      // Issue 10 #8: two expiries in a row (stale=false) look like a refusal of reuse. A second use that
-      // passes shows the server takes reuse after all: every request reuses nonces again.
-      if (nc > 1) this.signing = "reuse";
-      state.alone = false;
-      this.current = state;
-    } else if (!shared && attempt.displaced && this.current === attempt.displaced) {
-      // The session's nonce was refused and this one, from that 401, passed: the session uses it now.
-      if (state.trust === "new") state.trust = "replacement";
-      state.alone = false;
-      this.current = state;
-    }
-    this.takeNextNonce(headers, state);
   }
 
   private sign(request: DigestRequest, state: NonceState): Signed {
@@ -355,16 +239,7 @@ export class DigestSession {
     events.onChallenge?.();
     await response.discard();
     const state = newState(challenge, true);
-    if (share) this.current = state;
+    if (share) this.nonces.current = state;
     return { kind: "state", state };
-  }
-
-  /** RFC 7616 §3.5: `Authentication-Info: nextnonce="…"` names the nonce to use next. */
-  private takeNextNonce(headers: ResponseHeaders, used: NonceState): void {
-    const info = firstHeader(headers["authentication-info"]);
-    if (!info || this.signing === "fresh" || this.current !== used) return;
-    const next = parseAuthenticationInfo(info).nextnonce;
-    if (!next || next === used.challenge.nonce) return;
-    this.current = newState({ ...used.challenge, nonce: next, stale: false }, false);
   }
 }

@@ -4,22 +4,24 @@
  */
 export { closeAllHttpClients, getHttpClient } from "./client-registry";
 export {
-  type AuthChallenge,
   type AuthorizationFields,
   buildAuthorization,
   computeDigest,
   createCnonce,
-  type DigestAlgorithm,
-  type DigestChallenge,
   type DigestInput,
   formatAuthorization,
   formatNc,
   hashUsername,
+  type SignInput,
+} from "./digest";
+export {
+  type AuthChallenge,
+  type DigestAlgorithm,
+  type DigestChallenge,
   parseAuthenticationInfo,
   parseWwwAuthenticate,
-  type SignInput,
   selectDigestChallenge,
-} from "./digest";
+} from "./digest-challenge";
 export { DigestSession } from "./digest-session";
 export type * from "./digest-types";
 export * from "./errors";
