@@ -10,7 +10,7 @@ import { type ListedJob, listLogCollectionJobsByPage } from "../api/log-collecti
 import type { LogCollectionJobRecord } from "../api/schemas";
 import type { Transport } from "../api/transport";
 import type { ApiError } from "../client/errors";
-import { LISTING_TTL_MS } from "./org-key-cache";
+import { mayServe } from "./org-key-cache";
 
 /** What a refresh learns of a job: its record, that it is gone, or that the server cannot say. */
 export type JobLookup = { found: LogCollectionJobRecord } | { gone: true } | { unsupported: ApiError };
@@ -63,13 +63,7 @@ function listing(transport: Transport, groupId: string, after?: number): JobList
     listings.set(transport, map);
   }
   const existing = map.get(groupId);
-  if (
-    existing !== undefined &&
-    (after === undefined || existing.startSeq > after) &&
-    Date.now() - existing.startedAt < LISTING_TTL_MS
-  ) {
-    return existing;
-  }
+  if (existing !== undefined && mayServe(existing, after)) return existing;
   const entry = new JobListing(transport, groupId, ++clock, Date.now());
   const projects = map;
   projects.set(groupId, entry);

@@ -5,6 +5,14 @@ import type { Transport } from "../api/transport";
 /** How long a listing serves later calls: bounds how stale a long deployment's view can get. */
 export const LISTING_TTL_MS = 60_000;
 
+/**
+ * Whether a shared listing may answer a call: it is younger than {@link LISTING_TTL_MS} and, with
+ * `after`, it started after that tick of its cache's clock, so it saw every change made before it.
+ */
+export function mayServe(listing: { startSeq: number; startedAt: number }, after?: number): boolean {
+  return (after === undefined || listing.startSeq > after) && Date.now() - listing.startedAt < LISTING_TTL_MS;
+}
+
 // One listing per organization and client, shared by every OrgApiKey of the deployment: N keys in one
 // org cost one listing, not N. Keyed by client (clients are shared and live as long as the process),
 // so different credentials never share what they see.
@@ -141,13 +149,7 @@ function listingsOf(transport: Transport): Map<string, Listing> {
 function listing(transport: Transport, orgId: string, after?: number): Listing {
   const map = listingsOf(transport);
   const existing = map.get(orgId);
-  if (
-    existing !== undefined &&
-    (after === undefined || existing.startSeq > after) &&
-    Date.now() - existing.startedAt < LISTING_TTL_MS
-  ) {
-    return existing;
-  }
+  if (existing !== undefined && mayServe(existing, after)) return existing;
   const entry = new Listing(transport, orgId, ++clock, Date.now());
   map.set(orgId, entry);
   // A failed listing is not kept: the next caller tries again.
