@@ -4,9 +4,9 @@
  * resource is next updated, so every later version of this package keeps these names and handles
  * the state every earlier version wrote.
  */
-import * as logCollectionJob from "./resources/log-collection-job-methods";
-import * as orgApiKey from "./resources/org-api-key-methods";
-import { configure } from "./resources/runtime";
+import * as logCollectionJob from "./resources/log-collection-job/log-collection-job-methods";
+import * as orgApiKey from "./resources/org-api-key/org-api-key-methods";
+import { configure } from "./resources/shared/runtime";
 
 export { configure };
 

@@ -29,15 +29,20 @@ export {
   TimeoutError,
   TlsError,
 } from "./client/errors";
-export { ConfigError } from "./resources/config-error";
-export { type GetOrgApiKeysArgs, getOrgApiKeys } from "./resources/get-org-api-keys";
-export { LogCollectionJob, type LogCollectionJobArgs } from "./resources/log-collection-job";
-export { OrgApiKey, type OrgApiKeyArgs, type OrgApiKeyState } from "./resources/org-api-key";
+export {
+  LogCollectionJob,
+  type LogCollectionJobArgs,
+} from "./resources/log-collection-job/log-collection-job";
 export type {
   LogCollectionJobProviderInputs as LogCollectionJobInputs,
   LogCollectionJobProviderOutputs as LogCollectionJobOutputs,
+} from "./resources/log-collection-job/types";
+export { type GetOrgApiKeysArgs, getOrgApiKeys } from "./resources/org-api-key/get-org-api-keys";
+export { OrgApiKey, type OrgApiKeyArgs, type OrgApiKeyState } from "./resources/org-api-key/org-api-key";
+export type {
   OrgApiKeyProviderInputs as OrgApiKeyInputs,
   OrgApiKeyProviderOutputs as OrgApiKeyOutputs,
   ProjectRole,
-} from "./resources/provider-types";
-export { ResourceError } from "./resources/resource-error";
+} from "./resources/org-api-key/types";
+export { ConfigError } from "./resources/shared/config-error";
+export { ResourceError } from "./resources/shared/resource-error";

@@ -34,7 +34,7 @@ function program() {
     // The baseline's dependency, where npm would have installed it.
     const urllib = await fsp.realpath(path.join(harness.ROOT, "node_modules", "urllib"));
     await fsp.symlink(urllib, path.join(dir.dir, "node_modules", "urllib"), "dir");
-    const ours = require("../../dist/provider/resources/providers.js");
+    const ours = require("../../dist/provider/resources/shared/providers.js");
     const baseline = require("../baseline");
     const ideal = require("../ideal");
     return {

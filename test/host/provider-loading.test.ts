@@ -22,7 +22,7 @@ const programs: ProgramDir[] = [];
 
 beforeAll(async () => {
   sim = await startSimulator({ seed: { keys: 1 } });
-  const { orgApiKeyProvider } = require("../../dist/provider/resources/providers.js");
+  const { orgApiKeyProvider } = require("../../dist/provider/resources/shared/providers.js");
   keyText = await serializeProvider(orgApiKeyProvider);
 });
 

@@ -44,7 +44,7 @@ async function serializeInProgram(dir: string): Promise<string> {
     [
       `const pulumi = require("@pulumi/pulumi");`,
       // The module OrgApiKey takes its provider from, as installed (the exports map hides it by name).
-      `const { orgApiKeyProvider } = require("./node_modules/${PACKAGE_NAME}/dist/provider/resources/providers.js");`,
+      `const { orgApiKeyProvider } = require("./node_modules/${PACKAGE_NAME}/dist/provider/resources/shared/providers.js");`,
       "pulumi.runtime",
       "  .serializeFunction(() => orgApiKeyProvider, { allowSecrets: true })",
       "  .then((sf) => process.stdout.write(sf.text));",

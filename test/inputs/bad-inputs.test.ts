@@ -1,8 +1,8 @@
 import { createRequire } from "node:module";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import * as job from "../../provider/resources/log-collection-job-methods";
-import * as key from "../../provider/resources/org-api-key-methods";
-import { configure, resetRuntimeForTests } from "../../provider/resources/runtime";
+import * as job from "../../provider/resources/log-collection-job/log-collection-job-methods";
+import * as key from "../../provider/resources/org-api-key/org-api-key-methods";
+import { configure, resetRuntimeForTests } from "../../provider/resources/shared/runtime";
 import { startSimulator } from "../../simulator";
 import type { Simulator } from "../../simulator/types";
 import {
@@ -29,7 +29,9 @@ import {
 } from "./catalogue";
 
 const req = createRequire(__filename);
-const { orgApiKeyProvider, logCollectionJobProvider } = req("../../dist/provider/resources/providers.js");
+const { orgApiKeyProvider, logCollectionJobProvider } = req(
+  "../../dist/provider/resources/shared/providers.js",
+);
 
 const URNS = {
   OrgApiKey: urn(KEY_TYPE, "key"),

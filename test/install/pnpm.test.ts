@@ -63,7 +63,7 @@ beforeAll(async () => {
   if (offline) return;
   const tarball = await packRepo();
   sim = await startSimulator({ seed: { keys: 5 } });
-  const { orgApiKeyProvider } = require("../../dist/provider/resources/providers.js");
+  const { orgApiKeyProvider } = require("../../dist/provider/resources/shared/providers.js");
   keyText = await serializeProvider(orgApiKeyProvider);
 
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "opsm-pnpm-"));

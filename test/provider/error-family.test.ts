@@ -5,9 +5,9 @@ import { InputError } from "../../provider/api/input-error";
 import { inOpsManagerTerms } from "../../provider/api/request";
 import { UncertainCreateError } from "../../provider/api/uncertain-create-error";
 import * as errors from "../../provider/client/errors";
-import { ConfigError } from "../../provider/resources/config-error";
-import { inContext } from "../../provider/resources/in-context";
-import { ResourceError } from "../../provider/resources/resource-error";
+import { ConfigError } from "../../provider/resources/shared/config-error";
+import { inContext } from "../../provider/resources/shared/in-context";
+import { ResourceError } from "../../provider/resources/shared/resource-error";
 
 const call = {
   method: "PATCH",

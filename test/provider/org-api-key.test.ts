@@ -1,5 +1,5 @@
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import * as key from "../../provider/resources/org-api-key-methods";
+import * as key from "../../provider/resources/org-api-key/org-api-key-methods";
 import type { Simulator } from "../../simulator/types";
 import { simulatorWithProvider, wire } from "./support";
 
@@ -205,7 +205,7 @@ describe("OrgApiKey update, read and delete", () => {
     // A new process would list again; in one process the listing is shared, so read through a fresh runtime.
     const { configureFor } = await import("./support");
     configureFor(sim);
-    const { resetKeyCacheForTests } = await import("../../provider/resources/org-key-cache");
+    const { resetKeyCacheForTests } = await import("../../provider/resources/org-api-key/org-key-cache");
     resetKeyCacheForTests();
     const r = await key.read(k.id, created.outs);
     expect(r.props).toMatchObject({ desc: "changed by hand", roles: ["ORG_OWNER"] });
@@ -222,7 +222,7 @@ describe("OrgApiKey update, read and delete", () => {
     const created = await key.create({ orgId: sim.orgId, apiKeyId: k.id });
     sim.state.removeApiKey(k.id);
     // As in `pulumi refresh`: a new process, which lists the org afresh.
-    const { resetKeyCacheForTests } = await import("../../provider/resources/org-key-cache");
+    const { resetKeyCacheForTests } = await import("../../provider/resources/org-api-key/org-key-cache");
     resetKeyCacheForTests();
     const r = await key.read(k.id, created.outs);
     expect(r).toEqual({ id: "", props: {} });

@@ -3,7 +3,11 @@ import { InconsistentListingError } from "../../provider/api/inconsistent-listin
 import type { Transport } from "../../provider/api/transport";
 import { HttpClient } from "../../provider/client";
 import type { JsonResponse, RequestOptions } from "../../provider/client/types";
-import { findKey, rememberKey, resetKeyCacheForTests } from "../../provider/resources/org-key-cache";
+import {
+  findKey,
+  rememberKey,
+  resetKeyCacheForTests,
+} from "../../provider/resources/org-api-key/org-key-cache";
 import { startSimulator } from "../../simulator";
 import type { Simulator } from "../../simulator/types";
 

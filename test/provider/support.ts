@@ -1,4 +1,4 @@
-import { configure, resetRuntimeForTests } from "../../provider/resources/runtime";
+import { configure, resetRuntimeForTests } from "../../provider/resources/shared/runtime";
 import { startSimulator } from "../../simulator";
 import type { Simulator, SimulatorOptions } from "../../simulator/types";
 

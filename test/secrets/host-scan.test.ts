@@ -22,7 +22,9 @@ import { serializeProviderFull } from "../support/serialize";
 import { expectNoSecret, PRIVATE_KEY, SERVER_REDACTED } from "./support";
 
 const req = createRequire(__filename);
-const { orgApiKeyProvider, logCollectionJobProvider } = req("../../dist/provider/resources/providers.js");
+const { orgApiKeyProvider, logCollectionJobProvider } = req(
+  "../../dist/provider/resources/shared/providers.js",
+);
 
 const WRONG_PRIVATE_KEY = "0ff1ce00-WRONG-PRIVATE-KEY-0000deadbeef";
 const KEY_URN = urn(KEY_TYPE, "key");

@@ -1,10 +1,10 @@
 import type * as http from "node:http";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { closeAllHttpClients } from "../../provider/client";
-import * as job from "../../provider/resources/log-collection-job-methods";
-import * as key from "../../provider/resources/org-api-key-methods";
-import { resetKeyCacheForTests } from "../../provider/resources/org-key-cache";
-import { configure, resetRuntimeForTests } from "../../provider/resources/runtime";
+import * as job from "../../provider/resources/log-collection-job/log-collection-job-methods";
+import * as key from "../../provider/resources/org-api-key/org-api-key-methods";
+import { resetKeyCacheForTests } from "../../provider/resources/org-api-key/org-key-cache";
+import { configure, resetRuntimeForTests } from "../../provider/resources/shared/runtime";
 import { startSimulator } from "../../simulator";
 import type { Simulator } from "../../simulator/types";
 import {

@@ -9,7 +9,7 @@ import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { apiRoot } from "../../provider/api/api-root";
 import { HttpClient } from "../../provider/client";
-import { resolveSettings, SETTINGS, type Settings } from "../../provider/resources/settings";
+import { resolveSettings, SETTINGS, type Settings } from "../../provider/resources/shared/settings";
 import { STACK_SETTINGS } from "../../simulator/stack-settings";
 import { repoRoot } from "../support/program-dir";
 

@@ -12,7 +12,7 @@ import type * as provpbTypes from "@pulumi/pulumi/proto/provider_pb";
 import type * as statuspbTypes from "@pulumi/pulumi/proto/status_pb";
 import type * as emptypbTypes from "google-protobuf/google/protobuf/empty_pb";
 import type * as structpbTypes from "google-protobuf/google/protobuf/struct_pb";
-import { SETTINGS } from "../../provider/resources/settings";
+import { SETTINGS } from "../../provider/resources/shared/settings";
 
 /** The value the engine sends for an input that is not known yet (during preview). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";

@@ -27,7 +27,9 @@ export interface ProviderFixture {
 
 /** Builds the fixture; `npm run build` must have run (the providers come from `dist/`). */
 export async function providerFixture(): Promise<ProviderFixture> {
-  const { orgApiKeyProvider, logCollectionJobProvider } = req("../../dist/provider/resources/providers.js");
+  const { orgApiKeyProvider, logCollectionJobProvider } = req(
+    "../../dist/provider/resources/shared/providers.js",
+  );
   const program = await makeProgramDir();
   const keyText = await serializeProvider(orgApiKeyProvider);
   const jobText = await serializeProvider(logCollectionJobProvider);

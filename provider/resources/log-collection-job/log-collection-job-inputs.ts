@@ -3,13 +3,13 @@
  * place, and how two sets of them compare.
  */
 import { z } from "zod";
-import { DATABASE_LOG_NAMES, isDatabaseLog, logTypeKey } from "../api/database-log";
-import { hex24Rule, quoteValue } from "../api/ids";
-import { MAX_DATE_MS } from "../api/schemas";
-import { TIMESTAMP_RULE, timestampRule } from "../api/timestamps";
-import { LOG_TYPES, RESOURCE_TYPES } from "../api/types";
-import type { LogCollectionJobProviderInputs } from "./provider-types";
-import { type CheckFailure, checkProperties, isUnknown, oneOfRule, typeRule } from "./validate";
+import { DATABASE_LOG_NAMES, isDatabaseLog, logTypeKey } from "../../api/database-log";
+import { hex24Rule, quoteValue } from "../../api/ids";
+import { MAX_DATE_MS } from "../../api/schemas";
+import { TIMESTAMP_RULE, timestampRule } from "../../api/timestamps";
+import { LOG_TYPES, RESOURCE_TYPES } from "../../api/types";
+import { type CheckFailure, checkProperties, isUnknown, oneOfRule, typeRule } from "../shared/validate";
+import type { LogCollectionJobProviderInputs } from "./types";
 
 /** The inputs a job is created with: a change of any of them is a new job. */
 export const CREATE_INPUTS = [

@@ -1,4 +1,4 @@
-import { ApiError } from "../client/errors";
+import { ApiError } from "../../client/errors";
 
 /**
  * The error the engine shows for a failed resource call: the original error's message with the

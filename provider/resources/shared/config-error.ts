@@ -1,4 +1,4 @@
-import { OpsManagerError } from "../client/errors";
+import { OpsManagerError } from "../../client/errors";
 
 /**
  * The provider's settings are missing or unusable. The message names each setting and where it can be

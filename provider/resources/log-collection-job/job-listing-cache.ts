@@ -5,12 +5,12 @@
  * lack it, the second started after the call. A server that has no listing of jobs at all (it follows
  * the spec, which shows only the create) is remembered per client, so that it is asked once.
  */
-import { isMissingOperation, type JobOperationKind } from "../api/log-collection-job-answers";
-import { type ListedJob, listLogCollectionJobsByPage } from "../api/log-collection-job-listing";
-import type { LogCollectionJobRecord } from "../api/schemas";
-import type { Transport } from "../api/transport";
-import type { ApiError } from "../client/errors";
-import { mayServe } from "./org-key-cache";
+import { isMissingOperation, type JobOperationKind } from "../../api/log-collection-job-answers";
+import { type ListedJob, listLogCollectionJobsByPage } from "../../api/log-collection-job-listing";
+import type { LogCollectionJobRecord } from "../../api/schemas";
+import type { Transport } from "../../api/transport";
+import type { ApiError } from "../../client/errors";
+import { mayServe } from "../org-api-key/org-key-cache";
 
 /** What a refresh learns of a job: its record, that it is gone, or that the server cannot say. */
 export type JobLookup = { found: LogCollectionJobRecord } | { gone: true } | { unsupported: ApiError };

@@ -7,9 +7,9 @@
  * Nothing here is captured by a serialized provider: the serialized methods `require` it at call time.
  */
 
-import { apiRoot } from "../api/api-root";
-import type { HttpClient } from "../client";
-import { getHttpClient } from "../client";
+import { apiRoot } from "../../api/api-root";
+import type { HttpClient } from "../../client";
+import { getHttpClient } from "../../client";
 import { type ConfigLookup, resolveSettings, SETTINGS, type Settings } from "./settings";
 
 interface ConfigureRequestLike {

@@ -3,11 +3,11 @@
  * brings a key to what they declare.
  */
 import { z } from "zod";
-import type { ApiKeyChange } from "../api/api-keys";
-import { idRule, quoteValue } from "../api/ids";
-import { ORG_ROLES, type OrgRole } from "../api/schemas";
-import type { OrgApiKeyProviderInputs } from "./provider-types";
-import { type CheckFailure, checkProperties, isUnknown, oneOfRule, typeRule } from "./validate";
+import type { ApiKeyChange } from "../../api/api-keys";
+import { idRule, quoteValue } from "../../api/ids";
+import { ORG_ROLES, type OrgRole } from "../../api/schemas";
+import { type CheckFailure, checkProperties, isUnknown, oneOfRule, typeRule } from "../shared/validate";
+import type { OrgApiKeyProviderInputs } from "./types";
 
 const DESC_MAX = 250;
 

@@ -6,10 +6,10 @@
  * test reads a provider's `pulumi.log` message among the update's events). Should a later SDK connect
  * the host to the engine, the same call becomes a warning of its own.
  */
-import type { JobOperationKind } from "../api/log-collection-job-answers";
-import { JOB_OPERATIONS } from "../api/log-collection-job-answers";
-import type { Transport } from "../api/transport";
-import type { ApiError } from "../client/errors";
+import type { JobOperationKind } from "../../api/log-collection-job-answers";
+import { JOB_OPERATIONS } from "../../api/log-collection-job-answers";
+import type { Transport } from "../../api/transport";
+import type { ApiError } from "../../client/errors";
 
 const warned = new WeakSet<Transport>();
 

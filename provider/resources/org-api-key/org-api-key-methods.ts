@@ -2,17 +2,17 @@
  * OrgApiKey's provider methods, as the dynamic-provider host calls them. Loaded in the host by
  * `pulumi-opsmanager/host`, never captured by a serialized provider.
  */
-import { isApiKeyGone } from "../api/api-key-gone";
-import { type ApiKeyChange, type ApiKeySelector, patchOrgApiKey } from "../api/api-keys";
-import { idRule } from "../api/ids";
-import type { ApiKey, OrgRole } from "../api/schemas";
-import { inContext } from "./in-context";
+import { isApiKeyGone } from "../../api/api-key-gone";
+import { type ApiKeyChange, type ApiKeySelector, patchOrgApiKey } from "../../api/api-keys";
+import { idRule } from "../../api/ids";
+import type { ApiKey, OrgRole } from "../../api/schemas";
+import { inContext } from "../shared/in-context";
+import { ResourceError } from "../shared/resource-error";
+import { currentClient, currentSettings, whenConfigured } from "../shared/runtime";
+import { isUnknown } from "../shared/validate";
 import { changeFor, checkKeyInputs, declaredChange, roleSet, sameSet } from "./org-api-key-inputs";
 import { findKey, rememberKey } from "./org-key-cache";
-import type { OrgApiKeyProviderInputs, OrgApiKeyProviderOutputs, ProjectRole } from "./provider-types";
-import { ResourceError } from "./resource-error";
-import { currentClient, currentSettings, whenConfigured } from "./runtime";
-import { isUnknown } from "./validate";
+import type { OrgApiKeyProviderInputs, OrgApiKeyProviderOutputs, ProjectRole } from "./types";
 
 /** The key's organization roles, as a set. */
 function orgRolesOf(key: ApiKey): string[] {

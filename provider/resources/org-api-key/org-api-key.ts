@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { OrgRole } from "../api/types";
-import type { ProjectRole } from "./provider-types";
-import { orgApiKeyProvider } from "./providers";
+import type { OrgRole } from "../../api/types";
+import { orgApiKeyProvider } from "../shared/providers";
+import type { ProjectRole } from "./types";
 
 /** Inputs of {@link OrgApiKey}. */
 export interface OrgApiKeyArgs {

@@ -7,25 +7,25 @@
  * server that follows the spec alone has none of that: refresh keeps what the stack recorded, destroy
  * forgets the job, and the provider says so once (./server-warning).
  */
-import { hex24Rule } from "../api/ids";
-import { isJobGone, isMissingOperation, type JobOperationKind } from "../api/log-collection-job-answers";
+import { hex24Rule } from "../../api/ids";
+import { isJobGone, isMissingOperation, type JobOperationKind } from "../../api/log-collection-job-answers";
 import {
   createLogCollectionJob,
   deleteLogCollectionJob,
   extendLogCollectionJob,
   wasNotSent,
-} from "../api/log-collection-jobs";
-import type { LogCollectionJobRecord } from "../api/schemas";
-import { sameInstant } from "../api/timestamps";
-import { ApiError } from "../client/errors";
-import { inContext } from "./in-context";
+} from "../../api/log-collection-jobs";
+import type { LogCollectionJobRecord } from "../../api/schemas";
+import { sameInstant } from "../../api/timestamps";
+import { ApiError } from "../../client/errors";
+import { inContext } from "../shared/in-context";
+import { ResourceError } from "../shared/resource-error";
+import { currentClient, currentSettings, whenConfigured } from "../shared/runtime";
+import { warnUntrackedJobs } from "../shared/server-warning";
+import { isUnknown } from "../shared/validate";
 import { findJob, missingOperationOf, rememberMissingOperation } from "./job-listing-cache";
 import { changedCreateInputs, checkJobInputs, createInputsOf } from "./log-collection-job-inputs";
-import type { LogCollectionJobProviderInputs, LogCollectionJobProviderOutputs } from "./provider-types";
-import { ResourceError } from "./resource-error";
-import { currentClient, currentSettings, whenConfigured } from "./runtime";
-import { warnUntrackedJobs } from "./server-warning";
-import { isUnknown } from "./validate";
+import type { LogCollectionJobProviderInputs, LogCollectionJobProviderOutputs } from "./types";
 
 export { logCollectionJobInputShape, sameLogTypes } from "./log-collection-job-inputs";
 

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { LogType, ResourceType } from "../api/types";
-import { logCollectionJobProvider } from "./providers";
+import type { LogType, ResourceType } from "../../api/types";
+import { logCollectionJobProvider } from "../shared/providers";
 
 /**
  * Inputs of {@link LogCollectionJob}. All but the time window and `expirationDate` are required; a

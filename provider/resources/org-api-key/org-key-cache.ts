@@ -1,6 +1,6 @@
-import { type ApiKeySelector, type ListedApiKey, listOrgApiKeysByPage } from "../api/api-keys";
-import type { ApiKey } from "../api/schemas";
-import type { Transport } from "../api/transport";
+import { type ApiKeySelector, type ListedApiKey, listOrgApiKeysByPage } from "../../api/api-keys";
+import type { ApiKey } from "../../api/schemas";
+import type { Transport } from "../../api/transport";
 
 /** How long a listing serves later calls: bounds how stale a long deployment's view can get. */
 export const LISTING_TTL_MS = 60_000;

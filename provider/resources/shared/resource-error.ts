@@ -1,4 +1,4 @@
-import { OpsManagerError } from "../client/errors";
+import { OpsManagerError } from "../../client/errors";
 
 /**
  * A resource's call that cannot go on with what it was given (code `OM_ERR_RESOURCE`): an `OrgApiKey`

@@ -1,8 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
-import { listAllOrgApiKeys } from "../api/api-keys";
-import type { ApiKey } from "../api/types";
-import { clientFor } from "./runtime";
-import { resolveSettings } from "./settings";
+import { listAllOrgApiKeys } from "../../api/api-keys";
+import type { ApiKey } from "../../api/types";
+import { clientFor } from "../shared/runtime";
+import { resolveSettings } from "../shared/settings";
 
 /** Arguments of {@link getOrgApiKeys}. */
 export interface GetOrgApiKeysArgs {

@@ -1,40 +1,8 @@
 /**
- * The inputs and outputs of both resources as their providers receive and return them, as plain types:
- * the public declarations name these, never the zod schemas that check them (see `api/types.ts`).
+ * LogCollectionJob's inputs and outputs as its provider receives and returns them, as plain types: the
+ * public declarations name these, never the zod schemas that check them (see `api/types.ts`).
  */
-import type { LogCollectionJobRequest, OrgRole } from "../api/types";
-
-/** A project role of a key: read only, this resource does not change project roles. */
-export interface ProjectRole {
-  groupId: string;
-  roleName: string;
-}
-
-/** OrgApiKey's inputs as the provider receives them (resolved, plain JSON). */
-export interface OrgApiKeyProviderInputs {
-  orgId: string;
-  apiKeyId?: string;
-  publicKey?: string;
-  desc?: string;
-  roles?: OrgRole[];
-  restoreOnDelete?: boolean;
-}
-
-/** OrgApiKey's outputs as stored in state. */
-export interface OrgApiKeyProviderOutputs {
-  orgId: string;
-  apiKeyId: string;
-  publicKey: string;
-  desc: string;
-  roles: string[];
-  privateKey: string;
-  projectRoles: ProjectRole[];
-  restoreOnDelete: boolean;
-  /** The key's desc and organization roles when it was adopted: what `restoreOnDelete` puts back. */
-  adopted: { desc: string; roles: string[] };
-  /** Which inputs this resource manages, and how it named the key. */
-  managed: { desc: boolean; roles: boolean; by: "apiKeyId" | "publicKey" };
-}
+import type { LogCollectionJobRequest } from "../../api/types";
 
 /** LogCollectionJob's inputs as the provider receives them: the POST's fields, the project, the expiration. */
 export interface LogCollectionJobProviderInputs extends LogCollectionJobRequest {

@@ -1,0 +1,37 @@
+/**
+ * OrgApiKey's inputs and outputs as its provider receives and returns them, as plain types: the public
+ * declarations name these, never the zod schemas that check them (see `api/types.ts`).
+ */
+import type { OrgRole } from "../../api/types";
+
+/** A project role of a key: read only, this resource does not change project roles. */
+export interface ProjectRole {
+  groupId: string;
+  roleName: string;
+}
+
+/** OrgApiKey's inputs as the provider receives them (resolved, plain JSON). */
+export interface OrgApiKeyProviderInputs {
+  orgId: string;
+  apiKeyId?: string;
+  publicKey?: string;
+  desc?: string;
+  roles?: OrgRole[];
+  restoreOnDelete?: boolean;
+}
+
+/** OrgApiKey's outputs as stored in state. */
+export interface OrgApiKeyProviderOutputs {
+  orgId: string;
+  apiKeyId: string;
+  publicKey: string;
+  desc: string;
+  roles: string[];
+  privateKey: string;
+  projectRoles: ProjectRole[];
+  restoreOnDelete: boolean;
+  /** The key's desc and organization roles when it was adopted: what `restoreOnDelete` puts back. */
+  adopted: { desc: string; roles: string[] };
+  /** Which inputs this resource manages, and how it named the key. */
+  managed: { desc: boolean; roles: boolean; by: "apiKeyId" | "publicKey" };
+}
