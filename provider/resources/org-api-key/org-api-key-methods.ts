@@ -14,9 +14,12 @@ import { changeFor, checkKeyInputs, declaredChange, roleSet, sameSet } from "./o
 import { findKey, rememberKey } from "./org-key-cache";
 import type { OrgApiKeyProviderInputs, OrgApiKeyProviderOutputs, ProjectRole } from "./types";
 
-/** The key's organization roles, as a set. */
-function orgRolesOf(key: ApiKey): string[] {
-  return roleSet(key.roles.filter((r) => r.orgId !== undefined).map((r) => r.roleName));
+/**
+ * The key's organization roles, as a set. Typed as the roles a program declares, which are the spec's
+ * organization roles; the listing is not checked against them, so a role a newer server adds passes.
+ */
+function orgRolesOf(key: ApiKey): OrgRole[] {
+  return roleSet(key.roles.filter((r) => r.orgId !== undefined).map((r) => r.roleName)) as OrgRole[];
 }
 
 function projectRolesOf(key: ApiKey): ProjectRole[] {
@@ -63,7 +66,7 @@ function adoptedAfter(olds: OrgApiKeyProviderOutputs, news: OrgApiKeyProviderInp
 function outputsFor(
   inputs: OrgApiKeyProviderInputs,
   key: ApiKey,
-  adopted: { desc: string; roles: string[] },
+  adopted: { desc: string; roles: OrgRole[] },
 ): OrgApiKeyProviderOutputs {
   return {
     orgId: inputs.orgId,
