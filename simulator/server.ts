@@ -178,7 +178,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       },
       state,
       rules,
-      { maxItemsPerPage: faults.pageCap },
+      { maxItemsPerPage: faults.pageCap, projectKeyAssignAnswer: opts.projectKeyAssignAnswer },
     );
     fault?.whenAnswered?.(entry);
 
@@ -260,6 +260,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       removeApiKey: (id) => state.removeApiKey(id),
       addOrg: (orgId) => state.addOrg(orgId),
       addGroup: (groupId) => state.addGroup(groupId),
+      accessList: (keyId) => state.accessLists.list(keyId),
       jobs: (groupId) => state.jobStore.jobs(groupId),
       job: (id) => state.jobStore.job(id),
       addJob: (job) => state.jobStore.addJob(job),
