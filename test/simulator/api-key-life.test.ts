@@ -2,7 +2,7 @@
  * An organization API key's whole life in the simulator's `deployed` profile, as the Ops Manager
  * documentation, its error table and MongoDB's Go client show it: create (the one answer with the
  * whole private key), get one, delete, assignment to projects and unassignment, the limit of keys per
- * organization; a state file that keeps it all and still
+ * organization; a request log that never holds a private key; a state file that keeps it all and still
  * reads the files of the version before. In the `spec` profile, none of it: answered as a server
  * without those routes answers. The access list is in ./api-key-access-list.test.ts.
  */
@@ -450,6 +450,33 @@ describe("assigning a key to a project", () => {
       await olderClient.close();
       await older.close();
     }
+  });
+});
+
+describe("the request log never holds a whole private key", () => {
+  it("not after a create, nor when a client sends a key's private key in a body, a query, a header or a path", async () => {
+    const created = await createKey();
+    const key = created.body as KeyBody;
+    const secret = key.privateKey;
+    expect(JSON.stringify(sim.requests)).not.toContain(secret);
+    // A careless client echoing the secret anywhere in a request.
+    await client.request({
+      method: "PATCH",
+      path: `${keysPath()}/${key.id}`,
+      body: { desc: `key ${secret}` },
+    });
+    await client.request({ method: "GET", path: keysPath(), query: { note: secret } });
+    await failure(client.request({ method: "GET", path: `${keysPath()}/${secret}` }));
+    await failure(client.request({ method: "GET", path: `${keysPath()}/${key.id}/accessList/${secret}` }));
+    await fetch(`${sim.apiRoot}${keysPath()}`, { headers: { "x-note": secret } });
+    expect(sim.requests.length).toBeGreaterThanOrEqual(6);
+    const log = JSON.stringify(sim.requests);
+    expect(log).not.toContain(secret);
+    expect(log).toContain("[REDACTED]");
+    // Still scrubbed once the key is deleted.
+    await client.request({ method: "DELETE", path: `${keysPath()}/${key.id}` });
+    await client.request({ method: "GET", path: keysPath(), query: { note: secret } });
+    expect(JSON.stringify(sim.requests)).not.toContain(secret);
   });
 });
 
