@@ -205,8 +205,8 @@ describe("OrgApiKey update, read and delete", () => {
     // A new process would list again; in one process the listing is shared, so read through a fresh runtime.
     const { configureFor } = await import("./support");
     configureFor(sim);
-    const { resetKeyCacheForTests } = await import("../../provider/resources/org-api-key/org-key-cache");
-    resetKeyCacheForTests();
+    const { resetServerMemoryForTests } = await import("../../provider/resources/shared/server-memory");
+    resetServerMemoryForTests();
     const r = await key.read(k.id, created.outs);
     expect(r.props).toMatchObject({ desc: "changed by hand", roles: ["ORG_OWNER"] });
     expect(r.inputs).toEqual({
@@ -222,8 +222,8 @@ describe("OrgApiKey update, read and delete", () => {
     const created = await key.create({ orgId: sim.orgId, apiKeyId: k.id });
     sim.state.removeApiKey(k.id);
     // As in `pulumi refresh`: a new process, which lists the org afresh.
-    const { resetKeyCacheForTests } = await import("../../provider/resources/org-api-key/org-key-cache");
-    resetKeyCacheForTests();
+    const { resetServerMemoryForTests } = await import("../../provider/resources/shared/server-memory");
+    resetServerMemoryForTests();
     const r = await key.read(k.id, created.outs);
     expect(r).toEqual({ id: "", props: {} });
   });
