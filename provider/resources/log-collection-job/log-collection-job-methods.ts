@@ -8,7 +8,12 @@
  * forgets the job, and the provider says so once (./server-warning).
  */
 import { hex24Rule } from "../../api/ids";
-import { isJobGone, isMissingOperation, type JobOperationKind } from "../../api/log-collection-job-answers";
+import {
+  isJobGone,
+  isMissingOperation,
+  isProjectGone,
+  type JobOperationKind,
+} from "../../api/log-collection-job-answers";
 import {
   createLogCollectionJob,
   deleteLogCollectionJob,
@@ -17,7 +22,7 @@ import {
 } from "../../api/log-collection-jobs";
 import type { LogCollectionJobRecord } from "../../api/schemas";
 import { sameInstant } from "../../api/timestamps";
-import { ApiError } from "../../client/errors";
+import { UncertainCreateError } from "../../api/uncertain-create-error";
 import { inContext } from "../shared/in-context";
 import { ResourceError } from "../shared/resource-error";
 import { currentClient, currentSettings, whenConfigured } from "../shared/runtime";
@@ -120,7 +125,11 @@ export async function create(inputs: LogCollectionJobProviderInputs) {
     }));
   } catch (error) {
     // Only a POST the server did not act on is ever sent again, so none before this one made a job.
-    const advice = wasNotSent(error) ? ". No log collection job was created." : "";
+    const advice = wasNotSent(error)
+      ? ". No log collection job was created."
+      : error instanceof UncertainCreateError
+        ? `. Before running \`pulumi up\` again, ${error.check}; a job made by this attempt is not in the stack.`
+        : "";
     const wrapped = inContext(`LogCollectionJob (project ${inputs.groupId})`, error, advice);
     const createdId = (error as { createdId?: unknown }).createdId;
     if (typeof createdId === "string") {
@@ -247,9 +256,4 @@ export async function remove(id: string, olds: LogCollectionJobProviderOutputs):
     }
     throw inContext(`deleting ${where(id, state.groupId)}`, error);
   }
-}
-
-/** A job cannot outlive its project: `GROUP_NOT_FOUND` (404) leaves nothing to delete. */
-function isProjectGone(error: unknown): boolean {
-  return error instanceof ApiError && error.status === 404 && error.errorCode === "GROUP_NOT_FOUND";
 }
