@@ -230,8 +230,16 @@ describe("OrgApiKey update, read and delete", () => {
 
   it("a provider method that throws a TypeError keeps its frames under the message with the resource", async () => {
     const k = target();
-    // State without roles, which update reads as a list: a provider bug's TypeError, not an API error.
-    const olds = { orgId: sim.orgId, apiKeyId: k.id, publicKey: k.publicKey, desc: "d" } as never;
+    // State whose project roles hold a null, which update reads as a role: a provider bug's TypeError,
+    // not an API error.
+    const olds = {
+      orgId: sim.orgId,
+      apiKeyId: k.id,
+      publicKey: k.publicKey,
+      desc: "d",
+      roles: [],
+      projectRoles: [null],
+    } as never;
     const error = (await key
       .update(k.id, olds, { orgId: sim.orgId, apiKeyId: k.id, desc: "new" })
       .catch((e: unknown) => e)) as Error;
