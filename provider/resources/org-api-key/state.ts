@@ -2,6 +2,7 @@
  * OrgApiKey's state as every version wrote it, brought to today's shape in one place: each method that
  * reads state starts with {@link upgradeKeyState}, so a field added later gets its default here.
  */
+import type { OrgRole } from "../../api/types";
 import type { OrgApiKeyProviderInputs, OrgApiKeyProviderOutputs } from "./types";
 
 /** Which inputs a resource manages, and how it named the key. */
@@ -18,6 +19,14 @@ const NOTHING_MANAGED: Managed = { desc: false, roles: false, by: "apiKeyId" };
 
 const text = (value: unknown) => (typeof value === "string" ? value : "");
 const texts = (value: unknown) => (Array.isArray(value) ? value.filter((v) => typeof v === "string") : []);
+// Roles in state are the server's strings, typed as the roles a program declares (as orgRolesOf does).
+const roleTexts = (value: unknown) => texts(value) as OrgRole[];
+
+/** State as any version stored it: every field may be missing, and roles are the server's strings. */
+export type StoredKeyState = Partial<Omit<OrgApiKeyProviderOutputs, "roles" | "adopted">> & {
+  roles?: string[];
+  adopted?: { desc?: string; roles?: string[] };
+};
 
 /**
  * Any earlier OrgApiKey state in today's shape: a missing text as `""`, a missing list as empty, a
@@ -34,18 +43,18 @@ const texts = (value: unknown) => (Array.isArray(value) ? value.filter((v) => ty
  * - nothing lost: refresh does not replace the unknown with a guess that the next `up` would act on.
  * State from `OrgApiKey.get` holds the orgId alone (no key id): that lookup manages nothing.
  */
-export function upgradeKeyState(olds: Partial<OrgApiKeyProviderOutputs>): KeyState {
+export function upgradeKeyState(olds: StoredKeyState): KeyState {
   const adopted = olds.adopted;
   const state: KeyState = {
     orgId: text(olds.orgId),
     apiKeyId: text(olds.apiKeyId),
     publicKey: text(olds.publicKey),
     desc: text(olds.desc),
-    roles: texts(olds.roles),
+    roles: roleTexts(olds.roles),
     privateKey: text(olds.privateKey),
     projectRoles: Array.isArray(olds.projectRoles) ? olds.projectRoles : [],
     restoreOnDelete: olds.restoreOnDelete === true,
-    adopted: { desc: text(adopted?.desc), roles: texts(adopted?.roles) },
+    adopted: { desc: text(adopted?.desc), roles: roleTexts(adopted?.roles) },
   };
   if (olds.managed !== undefined) state.managed = olds.managed;
   else if (olds.apiKeyId === undefined) state.managed = NOTHING_MANAGED;
