@@ -1,0 +1,147 @@
+/**
+ * The digest client against the Java servers Debian ships, counted by the servers themselves: Jetty
+ * 9.4's DigestAuthenticator, whose challenge is the deployed Ops Manager's character for character
+ * (no `opaque`, nonces living 60 s, at most 1,024 counts per nonce), and Tomcat 10.1's, which sends
+ * the same `opaque` in every challenge and accepts counts out of order. Each JVM starts once for the
+ * file, with a site whose nonces live as long as by default and one whose nonces live 2 s.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HttpClient } from "../../provider/client";
+import { type JavaServer, type JavaSite, missingJavaServers, startJavaServer } from "./support/java-servers";
+import {
+  allRejected,
+  byStatus,
+  describeCosts,
+  linesSince,
+  load,
+  WIDTH,
+  wrongCredentials,
+} from "./support/load";
+import type { Credentials } from "./support/servers";
+
+const N = 100;
+const USER: Credentials = { username: "interop-user", password: "interop-pass-5d41402abc4b2a76" };
+const WRONG: Credentials = { username: USER.username, password: "not-the-password" };
+const SHORT_MS = 2_000;
+
+const reason = missingJavaServers();
+if (reason) console.log(`Java digest interoperability suite skipped: ${reason}`);
+const suite = reason ? describe.skip : describe;
+
+let jetty: JavaServer | undefined;
+let tomcat: JavaServer | undefined;
+const clients: HttpClient[] = [];
+
+function clientFor(site: JavaSite, credentials: Credentials = USER): HttpClient {
+  const client = new HttpClient({ baseUrl: site.baseUrl, ...credentials, timeoutMs: 10_000 });
+  clients.push(client);
+  return client;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+suite(
+  reason ? `digest against Jetty and Tomcat (skipped: ${reason})` : "digest against Jetty and Tomcat",
+  () => {
+    beforeAll(async () => {
+      // Jetty's default nonce age is 60 s, Tomcat's nonce validity 5 min: the first site keeps them.
+      [jetty, tomcat] = await Promise.all([
+        startJavaServer("jetty", { credentials: USER, nonceLifetimesMs: [60_000, SHORT_MS] }),
+        startJavaServer("tomcat", { credentials: USER, nonceLifetimesMs: [300_000, SHORT_MS] }),
+      ]);
+    });
+
+    afterAll(async () => {
+      await Promise.all(clients.map((c) => c.close()));
+      await Promise.all([jetty?.close(), tomcat?.close()]);
+    });
+
+    const servers: [string, () => JavaServer][] = [
+      ["Jetty 9.4", () => jetty as JavaServer],
+      ["Tomcat 10.1", () => tomcat as JavaServer],
+    ];
+
+    for (const [name, server] of servers) {
+      it(`${name}: ${N} requests at ${WIDTH} in flight all succeed in N + 1 round trips, each PATCH body sent once`, async () => {
+        const site = server().sites[0] as JavaSite;
+        const before = (await site.log()).length;
+        const client = clientFor(site);
+        const { failures, patches } = await load(client, 0, N);
+        const lines = await linesSince(site, before, client.stats.roundTrips);
+        console.log(
+          `${site.name}: ${N} requests (${patches} PATCH) at ${WIDTH} in flight: ${lines.length} round trips ` +
+            `${JSON.stringify(byStatus(lines))}, ${failures.length} failed`,
+        );
+        expect(failures).toEqual([]);
+        expect(lines).toHaveLength(N + 1);
+        expect(client.stats.roundTrips).toBe(N + 1);
+        expect(byStatus(lines)).toEqual({ 200: N, 401: 1 });
+        const probe = `${new URL(site.baseUrl).pathname}/item.cgi`;
+        expect(lines[0]).toMatchObject({ method: "GET", target: probe, status: 401 });
+        expect(lines.filter((l) => l.method === "PATCH")).toHaveLength(patches);
+      });
+
+      it(`${name}: wrong credentials are told apart, and what they cost is printed`, async () => {
+        const site = server().sites[0] as JavaSite;
+        const before = (await site.log()).length;
+        const costs = await wrongCredentials(() => clientFor(site, WRONG), WRONG.password);
+        const sent = costs.reduce((sum, c) => sum + c.roundTrips, 0);
+        const lines = await linesSince(site, before, sent);
+        console.log(`${site.name}, wrong credentials: ${describeCosts(costs)}`);
+        expect(allRejected(costs)).toBe(true);
+        expect(lines).toHaveLength(sent);
+        expect(lines.every((l) => l.status === 401)).toBe(true);
+      });
+
+      it(`${name}, nonces living 2 s: requests in bursts 2.6 s apart all succeed, at most one expired nonce per request in flight`, async () => {
+        const site = server().sites[1] as JavaSite;
+        const before = (await site.log()).length;
+        const client = clientFor(site);
+        const failures: string[] = [];
+        for (const [from, to] of [
+          [0, 50],
+          [50, N],
+        ] as const) {
+          if (from > 0) await sleep(SHORT_MS + 600);
+          failures.push(...(await load(client, from, to)).failures);
+        }
+        const lines = await linesSince(site, before, client.stats.roundTrips);
+        console.log(
+          `${site.name}: ${N} requests in 2 bursts 2.6 s apart: ${lines.length} round trips ` +
+            `${JSON.stringify(byStatus(lines))}, ${failures.length} failed`,
+        );
+        expect(failures).toEqual([]);
+        expect(lines.filter((l) => l.status === 200)).toHaveLength(N);
+        expect(lines).toHaveLength(client.stats.roundTrips);
+        // The first challenge, then the expired nonce met by each request in flight after the pause.
+        const expired = lines.filter((l) => l.status === 401).length - 1;
+        expect(expired).toBeGreaterThanOrEqual(1);
+        expect(expired).toBeLessThanOrEqual(WIDTH);
+      });
+
+      it(`${name}: 1,100 requests on one session, past Jetty's 1,024 counts a nonce, all succeed`, async () => {
+        const site = server().sites[0] as JavaSite;
+        const before = (await site.log()).length;
+        const client = clientFor(site);
+        const total = 1_100;
+        const { failures } = await load(client, 0, total);
+        const lines = await linesSince(site, before, client.stats.roundTrips);
+        console.log(
+          `${site.name}: ${total} requests at ${WIDTH} in flight: ${lines.length} round trips ` +
+            `${JSON.stringify(byStatus(lines))}, ${failures.length} failed`,
+        );
+        expect(failures).toEqual([]);
+        expect(lines.filter((l) => l.status === 200)).toHaveLength(total);
+        expect(lines).toHaveLength(client.stats.roundTrips);
+        const refused = lines.filter((l) => l.status === 401).length - 1;
+        if (name.startsWith("Jetty")) {
+          // Counts 1,024 and up are answered stale=true: each request in flight then moves to a new nonce.
+          expect(refused).toBeGreaterThanOrEqual(1);
+          expect(refused).toBeLessThanOrEqual(WIDTH);
+        } else {
+          expect(refused).toBe(0);
+        }
+      });
+    }
+  },
+);
