@@ -12,6 +12,7 @@ import {
   allRejected,
   byStatus,
   describeCosts,
+  expectTwoRoundTripsEach,
   linesSince,
   load,
   WIDTH,
@@ -81,7 +82,7 @@ suite(
         expect(lines.filter((l) => l.method === "PATCH")).toHaveLength(patches);
       });
 
-      it(`${name}: wrong credentials are told apart, and what they cost is printed`, async () => {
+      it(`${name}: wrong credentials are judged in 2 round trips a request, alone or 16 in flight`, async () => {
         const site = server().sites[0] as JavaSite;
         const before = (await site.log()).length;
         const costs = await wrongCredentials(() => clientFor(site, WRONG), WRONG.password);
@@ -89,6 +90,7 @@ suite(
         const lines = await linesSince(site, before, sent);
         console.log(`${site.name}, wrong credentials: ${describeCosts(costs)}`);
         expect(allRejected(costs)).toBe(true);
+        expectTwoRoundTripsEach(costs);
         expect(lines).toHaveLength(sent);
         expect(lines.every((l) => l.status === 401)).toBe(true);
       });

@@ -120,6 +120,18 @@ export async function wrongCredentials(
   return costs;
 }
 
+/**
+ * What a server that judges credentials at the first use of a nonce may cost: 2 round trips a request,
+ * the nonce's first use and a challenge; for the requests in flight together, one challenge they share
+ * first and one more that may show what the server's opaque says.
+ */
+export function expectTwoRoundTripsEach(costs: readonly WrongCredentialsCost[]): void {
+  for (const cost of costs) {
+    if (cost.requests === 1) expect(cost.roundTrips, cost.step).toBe(2);
+    else expect(cost.roundTrips, cost.step).toBeLessThanOrEqual(2 * cost.requests + 2);
+  }
+}
+
 /** Whether every request of every step was told the credentials were rejected. */
 export function allRejected(costs: readonly WrongCredentialsCost[]): boolean {
   return costs.every((c) => c.rejected === c.requests);
