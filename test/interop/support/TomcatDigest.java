@@ -1,7 +1,8 @@
 // Tomcat 10.1's DigestAuthenticator on loopback, for the digest interoperability suite. Run as a
 // single-file source program: java -cp <Debian's tomcat10 jars> TomcatDigest.java <nonce validity ms>...
 // One context per nonce validity, at /c0, /c1, ... on one connector. The user and password come from
-// DIGEST_USER and DIGEST_PASSWORD, the realm from DIGEST_REALM. Prints "listening <port>", then
+// DIGEST_USER and DIGEST_PASSWORD, the realm from DIGEST_REALM, Tomcat's working directory from
+// DIGEST_WORK_DIR (the caller removes it). Prints "listening <port>", then
 // "request <index> <method> <target> <status>" per request once it has been answered.
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServlet;
@@ -10,7 +11,6 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.Files;
 import java.security.Principal;
 import java.util.List;
 import org.apache.catalina.Context;
@@ -90,8 +90,7 @@ public class TomcatDigest {
     String user = System.getenv("DIGEST_USER");
     String password = System.getenv("DIGEST_PASSWORD");
     String realm = System.getenv("DIGEST_REALM");
-    File base = Files.createTempDirectory("interop-tomcat-").toFile();
-    base.deleteOnExit();
+    File base = new File(System.getenv("DIGEST_WORK_DIR"));
     Tomcat tomcat = new Tomcat();
     tomcat.setBaseDir(base.getAbsolutePath());
     tomcat.setHostname("127.0.0.1");

@@ -8,6 +8,8 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { createInterface } from "node:readline";
 import { type Credentials, type LogLine, REALM, type RealServer } from "./servers";
@@ -106,6 +108,7 @@ export async function startJavaServer(kind: JavaServerKind, options: JavaServerO
   const classpath = JARS[kind].map(jarPath).join(path.delimiter);
   const source = path.join(__dirname, SOURCES[kind]);
   const lifetimes = options.nonceLifetimesMs;
+  const workDir = await mkdtemp(path.join(tmpdir(), `interop-${kind}-`));
   const child: ChildProcess = spawn(
     "java",
     [...JVM_FLAGS, "-cp", classpath, source, ...lifetimes.map(String)],
@@ -116,6 +119,7 @@ export async function startJavaServer(kind: JavaServerKind, options: JavaServerO
         DIGEST_USER: options.credentials.username,
         DIGEST_PASSWORD: options.credentials.password,
         DIGEST_REALM: REALM,
+        DIGEST_WORK_DIR: workDir,
       },
     },
   );
@@ -144,6 +148,7 @@ export async function startJavaServer(kind: JavaServerKind, options: JavaServerO
     if (child.exitCode !== null || Date.now() > deadline) {
       child.kill("SIGKILL");
       await exited;
+      await rm(workDir, { recursive: true, force: true });
       throw new Error(`${kind} did not start (exit ${child.exitCode}): ${stderr}`);
     }
     await sleep(50);
@@ -174,6 +179,7 @@ export async function startJavaServer(kind: JavaServerKind, options: JavaServerO
       const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
       await exited;
       clearTimeout(timer);
+      await rm(workDir, { recursive: true, force: true });
     },
   };
 }
