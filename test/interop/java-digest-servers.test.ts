@@ -57,6 +57,30 @@ suite(
       await Promise.all([jetty?.close(), tomcat?.close()]);
     });
 
+    /** The `WWW-Authenticate` values of a 401 to a GET without credentials. */
+    async function challenges(site: JavaSite): Promise<string[]> {
+      const res = await fetch(`${site.baseUrl}/data.json`);
+      await res.arrayBuffer();
+      expect(res.status).toBe(401);
+      // Headers.get joins repeated headers with ", ".
+      return (res.headers.get("www-authenticate") ?? "").split(/, (?=Digest )/);
+    }
+
+    it("Jetty 9.4's challenge is the deployed server's, character for character, and Tomcat's sends one opaque to every client", async () => {
+      const [jettyChallenge] = await challenges((jetty as JavaServer).sites[0] as JavaSite);
+      // NOTES.md: the deployed server's challenge, with this suite's realm.
+      expect(jettyChallenge).toMatch(
+        /^Digest realm="interop realm", domain="", nonce="[^"]+", algorithm=MD5, qop="auth", stale=false$/,
+      );
+      const site = (tomcat as JavaServer).sites[0] as JavaSite;
+      const opaques = [...(await challenges(site)), ...(await challenges(site))].map(
+        (c) => /opaque="([^"]+)"/.exec(c)?.[1],
+      );
+      expect(opaques).toHaveLength(4);
+      expect(opaques[0]).toMatch(/^[0-9A-F]{32}$/);
+      expect(new Set(opaques).size).toBe(1);
+    });
+
     const servers: [string, () => JavaServer][] = [
       ["Jetty 9.4", () => jetty as JavaServer],
       ["Tomcat 10.1", () => tomcat as JavaServer],
