@@ -424,6 +424,45 @@ describe("credentials", () => {
     expect(server.requests).toHaveLength(4);
   });
 
+  it("a server that sends one opaque in every challenge, as Tomcat does, has wrong credentials judged in 2 round trips a request after one challenge that shows it", async () => {
+    const wrong = "wrong-private-key-3c2b1a09";
+    const opaque = "CB0577390D8F71AA7564BE4ED9252D83";
+    // Tomcat 10.1's DigestAuthenticator's challenge, one opaque for every client.
+    const { server, client } = await setup(
+      {
+        challenge: (nonce, stale) =>
+          `Digest realm="MMS Public API", qop="auth", nonce="${nonce}", opaque="${opaque}", algorithm=MD5` +
+          (stale ? ", stale=true" : ""),
+      },
+      { password: wrong },
+    );
+    const errors = await Promise.all(
+      Array.from({ length: 16 }, (_, i) =>
+        client.request({ method: "GET", path: `/t/${i}` }).then(
+          () => undefined,
+          (e: unknown) => e,
+        ),
+      ),
+    );
+    for (const error of errors) {
+      expect(error).toBeInstanceOf(AuthenticationError);
+      expect((error as Error).message).toContain("rejected the credentials");
+    }
+    // The first challenge, 16 refused with the nonce they share, the challenge that shows the opaque is
+    // the server's, and 16 refused with the nonce each request's own 401 gave it.
+    expect(server.requests).toHaveLength(1 + 16 + 1 + 16);
+    expect(server.count("challenge")).toBe(2);
+    expect(
+      server.requests.filter((r) => r.authorization !== undefined).every((r) => r.opaque === opaque),
+    ).toBe(true);
+    server.clearRecords();
+    await expect(client.request({ method: "GET", path: "/t/more" })).rejects.toThrow(
+      "rejected the credentials",
+    );
+    expect(server.requests).toHaveLength(2);
+    expectNoNcReused(server);
+  });
+
   it("a 401 that names an errorCode and carries a Digest challenge is the answer: the PATCH is sent once, reported as that 401, and the mode does not change", async () => {
     // A caller without the role, answered as deployed servers do (401 with an errorCode), by a server
     // that also sends a challenge with it. Just after an expiry answered stale=false, so that a
