@@ -222,7 +222,7 @@ export class HttpClient {
     const fail = (error: unknown) => this.transportError(call, error, timer, probe);
     const exchange = openExchange(trip, fail);
     if (trip.status === 401 && authorization !== undefined) {
-      return peekedExchange(exchange, (text) => this.redact(text, call));
+      return peekedExchange(exchange, (text) => this.redact(text, call), call.pastAuthentication);
     }
     return exchange;
   }
