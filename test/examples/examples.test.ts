@@ -84,6 +84,17 @@ describe("the repository's Pulumi projects", () => {
       expect(fs.existsSync(path.join(ROOT, example, "package.json"))).toBe(true);
     }
   });
+
+  it("have a top-level project whose program is the quickstart, with the config the quickstart reads", () => {
+    const top = readProject(path.join(ROOT, "Pulumi.yaml"));
+    const quickstart = readProject(path.join(ROOT, "examples", "quickstart", "Pulumi.yaml"));
+    const { pwd, program } = pwdMain(top.root, top.main);
+    expect([path.relative(ROOT, pwd), program]).toEqual([path.join("examples", "quickstart"), "."]);
+    // `new pulumi.Config()` reads the running project's namespace: the same keys, with the same defaults.
+    expect(top.config).toEqual(quickstart.config);
+    // A name of its own, so that its stacks are not the example's on a shared backend.
+    expect(top.name).not.toBe(quickstart.name);
+  });
 });
 
 for (const project of projects()) {
