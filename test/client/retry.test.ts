@@ -1,10 +1,7 @@
-import * as net from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
-import { apiRoot } from "../../provider/api/api-root";
+import { describe, expect, it } from "vitest";
 import {
   ApiError,
   backoffDelay,
-  HttpClient,
   InvalidArgumentError,
   isRetryable,
   NetworkError,
@@ -13,44 +10,11 @@ import {
   TimeoutError,
   withRetries,
 } from "../../provider/client";
-import type { ClientOptions } from "../../provider/client/types";
-import {
-  DEFAULT_PASSWORD,
-  DEFAULT_USER,
-  type DigestServer,
-  type DigestServerOptions,
-  type Handler,
-  sendJson,
-  startDigestServer,
-} from "./support/digest-server";
+import { freePort } from "../support/http";
+import { perTest } from "./support/clients";
+import { type Handler, sendJson } from "./support/digest-server";
 
-let servers: DigestServer[] = [];
-let clients: HttpClient[] = [];
-
-afterEach(async () => {
-  await Promise.all(clients.map((c) => c.close()));
-  await Promise.all(servers.map((s) => s.close()));
-  clients = [];
-  servers = [];
-});
-
-async function serve(options: DigestServerOptions): Promise<DigestServer> {
-  const s = await startDigestServer(options);
-  servers.push(s);
-  return s;
-}
-
-function makeClient(baseUrl: string, options: Partial<ClientOptions> = {}): HttpClient {
-  const c = new HttpClient({
-    baseUrl: apiRoot(baseUrl),
-    username: DEFAULT_USER,
-    password: DEFAULT_PASSWORD,
-    retry: { baseDelayMs: 5, maxDelayMs: 50, maxAttempts: 4 },
-    ...options,
-  });
-  clients.push(c);
-  return c;
-}
+const { serve, client: makeClient } = perTest({ retry: { baseDelayMs: 5, maxDelayMs: 50, maxAttempts: 4 } });
 
 /** Answers the first `failures` authenticated requests with `status`, then 200. */
 function failFirst(failures: number, status: number, headers: Record<string, string> = {}): Handler {
@@ -59,14 +23,6 @@ function failFirst(failures: number, status: number, headers: Record<string, str
       sendJson(res, status, { error: status, reason: "Failing", detail: `try ${ctx.count}` }, headers);
     else sendJson(res, 200, { ok: true });
   };
-}
-
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
 }
 
 describe("retries over the wire", () => {
