@@ -129,6 +129,26 @@ describe("retries over the wire", () => {
     const client = makeClient(server.origin);
     await client.request({ method: "POST", path: "/jobs", body: { a: 1 } });
     expect(server.requests.filter((r) => r.method === "POST")).toHaveLength(3);
+
+    // 429 as the error table documents it, without Retry-After: the client's own backoff.
+    const limited = await serve({ handler: failFirst(2, 429) });
+    const limitedClient = makeClient(limited.origin);
+    const res = await limitedClient.request({ method: "POST", path: "/jobs", body: { a: 1 } });
+    expect(res.body).toEqual({ ok: true });
+    const posts = limited.requests.filter((r) => r.method === "POST" && r.verdict === "accepted");
+    expect(posts.map((r) => r.body)).toEqual(['{"a":1}', '{"a":1}', '{"a":1}']);
+    expect(limitedClient.stats.retries).toBe(2);
+
+    // 429 with Retry-After: the POST is sent again once the wait asked for has passed.
+    const asked = await serve({ handler: failFirst(1, 429, { "retry-after": "1" }) });
+    const askedClient = makeClient(asked.origin, {
+      retry: { baseDelayMs: 5, maxDelayMs: 50, maxAttempts: 3 },
+    });
+    const started = Date.now();
+    await askedClient.request({ method: "POST", path: "/jobs", body: { a: 1 } });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
+    expect(asked.requests.filter((r) => r.method === "POST" && r.verdict === "accepted")).toHaveLength(2);
+    expect(askedClient.stats.retries).toBe(1);
   });
 
   it("a POST whose connection drops after sending is sent once, and the error says it may have been acted on", async () => {
