@@ -1,40 +1,9 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { apiRoot } from "../../provider/api/api-root";
-import { ApiError, AuthenticationError, HttpClient } from "../../provider/client";
-import type { ClientOptions } from "../../provider/client/types";
-import {
-  DEFAULT_PASSWORD,
-  DEFAULT_USER,
-  type DigestServer,
-  type DigestServerOptions,
-  sendJson,
-  startDigestServer,
-} from "./support/digest-server";
+import { describe, expect, it } from "vitest";
+import { ApiError, AuthenticationError } from "../../provider/client";
+import { perTest } from "./support/clients";
+import { DEFAULT_USER, type DigestServer, sendJson } from "./support/digest-server";
 
-let server: DigestServer | undefined;
-let client: HttpClient | undefined;
-
-afterEach(async () => {
-  await client?.close();
-  await server?.close();
-  client = undefined;
-  server = undefined;
-});
-
-async function setup(
-  serverOptions: DigestServerOptions = {},
-  clientOptions: Partial<ClientOptions> = {},
-): Promise<{ server: DigestServer; client: HttpClient }> {
-  server = await startDigestServer(serverOptions);
-  client = new HttpClient({
-    baseUrl: apiRoot(server.origin),
-    username: DEFAULT_USER,
-    password: DEFAULT_PASSWORD,
-    retry: { baseDelayMs: 5, maxDelayMs: 20 },
-    ...clientOptions,
-  });
-  return { server, client };
-}
+const { setup } = perTest({ retry: { baseDelayMs: 5, maxDelayMs: 20 } });
 
 /** Runs `total` tasks with at most `width` in flight. */
 async function pool(total: number, width: number, task: (i: number) => Promise<unknown>): Promise<void> {
