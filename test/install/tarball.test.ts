@@ -1,6 +1,6 @@
 /**
  * What the tarball `npm pack` makes tells a user who finds it: the license it is under (the file, not
- * only its name in package.json) and the words it is found by.
+ * only its name in package.json), the words it is found by, and the simulator's command.
  */
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
@@ -15,6 +15,7 @@ const execFileAsync = promisify(execFile);
 interface Manifest {
   license?: string;
   keywords?: string[];
+  bin?: Record<string, string>;
 }
 
 let dir: string;
@@ -44,5 +45,12 @@ describe("the packed tarball", () => {
 
   it("has keywords a search for a Pulumi provider of MongoDB Ops Manager finds", () => {
     expect(manifest.keywords).toEqual(expect.arrayContaining(["pulumi", "mongodb", "ops-manager"]));
+  });
+
+  it("names the simulator's command, a script in the tarball that node runs by its first line", () => {
+    const bin = manifest.bin?.["pulumi-opsmanager-simulator"];
+    expect(bin).toBe("dist/simulator/cli.js");
+    const script = fs.readFileSync(path.join(dir, bin!), "utf8");
+    expect(script.split("\n")[0]).toBe("#!/usr/bin/env node");
   });
 });
