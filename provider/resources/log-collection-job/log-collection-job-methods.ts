@@ -80,10 +80,15 @@ function extensionAdvice(error: unknown): string {
 }
 
 /** `check`: one failure per bad input, naming the rule; values not known yet pass. */
-export async function check(_olds: Record<string, unknown>, news: Record<string, unknown>) {
+export async function check(_olds: object, news: object) {
   await whenConfigured();
   currentSettings();
-  return checkJobInputs(news);
+  const { inputs, failures } = checkJobInputs(news as Record<string, unknown>);
+  // The program's values, checked: the engine goes on with them only when there is no failure.
+  return {
+    inputs: inputs as Partial<LogCollectionJobProviderInputs> as LogCollectionJobProviderInputs,
+    failures,
+  };
 }
 
 /**
@@ -163,7 +168,7 @@ export async function create(inputs: LogCollectionJobProviderInputs) {
  * deployment. A job the listing lacks (twice, as the key listing confirms a missing key) leaves the
  * stack. A server with no listing of jobs keeps the state as recorded and is named once in a warning.
  */
-export async function read(id: string, olds: Partial<LogCollectionJobProviderOutputs>) {
+export async function read(id: string, olds: Partial<LogCollectionJobProviderOutputs> = {}) {
   const state = upgradeJobState(olds);
   await whenConfigured();
   const groupId = state.groupId;
