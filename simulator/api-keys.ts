@@ -100,6 +100,23 @@ export function checkOrgRoles(roles: unknown): { names: string[] } | ApiResult {
   return { names };
 }
 
+/** The organization's key `keyId`, or the answer that refuses the call: no such org, a role missing, no such key. */
+function orgKeyFor(
+  req: ApiRequest,
+  state: SimState,
+  rules: ProfileRules,
+  orgId: string,
+  keyId: string,
+  kind: "getApiKey" | "deleteApiKey",
+): SimApiKey | ApiResult {
+  if (!state.hasOrg(orgId)) return orgNotFound(orgId);
+  const refused = unauthorized(req, state, rules, { kind, orgId });
+  if (refused) return refused;
+  const key = state.apiKey(keyId);
+  if (!key || key.orgId !== orgId) return apiKeyNotFound(rules, keyId);
+  return key;
+}
+
 /** `GET /orgs/{ORG-ID}/apiKeys/{API-KEY-ID}`: the key, its private key redacted (deployed profile). */
 export function getApiKey(
   req: ApiRequest,
@@ -108,11 +125,8 @@ export function getApiKey(
   orgId: string,
   keyId: string,
 ): ApiResult {
-  if (!state.hasOrg(orgId)) return orgNotFound(orgId);
-  const refused = unauthorized(req, state, rules, { kind: "getApiKey", orgId });
-  if (refused) return refused;
-  const key = state.apiKey(keyId);
-  if (!key || key.orgId !== orgId) return apiKeyNotFound(rules, keyId);
+  const key = orgKeyFor(req, state, rules, orgId, keyId, "getApiKey");
+  if ("status" in key) return key;
   return { status: 200, body: apiKeyView(req.origin, key) };
 }
 
@@ -128,12 +142,9 @@ export function deleteApiKey(
   orgId: string,
   keyId: string,
 ): ApiResult {
-  if (!state.hasOrg(orgId)) return orgNotFound(orgId);
-  const refused = unauthorized(req, state, rules, { kind: "deleteApiKey", orgId });
-  if (refused) return refused;
-  const key = state.apiKey(keyId);
-  if (!key || key.orgId !== orgId) return apiKeyNotFound(rules, keyId);
-  state.removeApiKey(keyId);
+  const key = orgKeyFor(req, state, rules, orgId, keyId, "deleteApiKey");
+  if ("status" in key) return key;
+  state.removeApiKey(key.id);
   return { status: 200, body: undefined };
 }
 
