@@ -8,7 +8,7 @@ import {
 } from "../client/errors";
 import type { JsonResponse } from "../client/types";
 import { explainAuthorization } from "./authorization-error";
-import { logTypeKey, sendNamingDatabaseLog } from "./database-log";
+import { type DatabaseLogMemory, logTypeKey, sendNamingDatabaseLog } from "./database-log";
 import { idSegment, quoteValue } from "./ids";
 import { InputError } from "./input-error";
 import { explainJobError } from "./log-collection-job-answers";
@@ -31,6 +31,8 @@ import { UncertainCreateError } from "./uncertain-create-error";
  * POST twice where the server may have acted on it; when that may have happened, the error says so
  * (an `UncertainCreateError`). A 2xx answer whose body cannot be read, or holds no id, is such a case;
  * one whose id is present but malformed carries it as `createdId`, so that the job is still recorded.
+ * `databaseLog` is what the server showed of the database log's name (see `sendNamingDatabaseLog`);
+ * default: nothing yet, learned for this call only.
  *
  * @returns the id of the new job (24 hex digits).
  */
@@ -38,6 +40,7 @@ export async function createLogCollectionJob(
   transport: Transport,
   groupId: string,
   request: LogCollectionJobRequest,
+  databaseLog: DatabaseLogMemory = {},
 ): Promise<{ id: string }> {
   const path = jobsPath(groupId);
   const parsed = logCollectionJobRequestSchema.safeParse(request);
@@ -74,7 +77,7 @@ export async function createLogCollectionJob(
     );
   let response: JsonResponse;
   try {
-    response = await sendNamingDatabaseLog(transport, logTypes, (named) =>
+    response = await sendNamingDatabaseLog(databaseLog, logTypes, (named) =>
       sendRequest(transport, { method: "POST", path, body: { ...body, logTypes: named } }),
     );
   } catch (error) {
