@@ -2,12 +2,12 @@
  * The database log's two names. Deployed servers call it `MONGODB` (the Ops Manager documentation, the
  * requests of MongoDB's Go client, mongocli's `--type`); the spec calls it `DATABASE`. Whether a
  * deployed server takes `DATABASE` too is not documented (NOTES.md), so a create is sent with the name
- * the server is known to take, learned once per client.
+ * the program declares, then the other once if the server refuses it, and the name the server took is
+ * remembered (in a {@link DatabaseLogMemory} its caller keeps per server).
  */
 import { ApiError } from "../client/errors";
-import type { Transport } from "./transport";
 
-/** The names of the database log, the deployed servers' first: the order a create tries them in. */
+/** The names of the database log, the deployed servers' first. */
 export const DATABASE_LOG_NAMES = ["MONGODB", "DATABASE"] as const;
 export type DatabaseLogName = (typeof DATABASE_LOG_NAMES)[number];
 
@@ -21,10 +21,13 @@ export function logTypeKey(logType: unknown): unknown {
   return isDatabaseLog(logType) ? DATABASE_LOG_NAMES[0] : logType;
 }
 
-// The name each client's server took (clients are shared per server and credentials for the process).
-const accepted = new WeakMap<Transport, DatabaseLogName>();
-// Settles when the create that is finding out for a client is done, learned or not.
-const learning = new WeakMap<Transport, Promise<void>>();
+/** What a server showed of the database log's name: kept by the caller, one per server. */
+export interface DatabaseLogMemory {
+  /** The name the server took. */
+  accepted?: DatabaseLogName;
+  /** Settles when the create that is finding out is done, learned or not. */
+  learning?: Promise<void>;
+}
 
 function mentions(text: unknown, word: string): boolean {
   return typeof text === "string" && new RegExp(`\\b${word}\\b`).test(text);
@@ -46,46 +49,43 @@ export function refusesLogType(error: unknown, name: string): boolean {
 
 /**
  * Sends a create through `send` with `logTypes` naming the database log as the server takes it. While
- * no create on this client has learned the name, one sends `MONGODB`; if the server refuses that log
- * type with a 400 (which means nothing was created), it sends once more with `DATABASE`. The name that
- * passed is remembered for the client, so later creates cost one request; creates naming the database
- * log meanwhile wait for it. A list without the database log is sent as it is.
+ * `memory` has not learned the name, one create sends the name it declares; if the server refuses that
+ * log type with a 400 (which means nothing was created), it sends once more with the other name. The
+ * name that passed is remembered in `memory`, so later creates cost one request; creates naming the
+ * database log meanwhile wait for it. A list without the database log is sent as it is.
  */
 export async function sendNamingDatabaseLog<T>(
-  transport: Transport,
+  memory: DatabaseLogMemory,
   logTypes: readonly string[],
   send: (logTypes: string[]) => Promise<T>,
 ): Promise<T> {
-  if (!logTypes.some(isDatabaseLog)) return send([...logTypes]);
+  const declared = logTypes.find(isDatabaseLog) as DatabaseLogName | undefined;
+  if (declared === undefined) return send([...logTypes]);
   const named = (name: DatabaseLogName) => logTypes.map((t) => (isDatabaseLog(t) ? name : t));
   for (;;) {
-    const known = accepted.get(transport);
-    if (known !== undefined) return send(named(known));
-    const pending = learning.get(transport);
-    if (pending === undefined) break;
+    if (memory.accepted !== undefined) return send(named(memory.accepted));
+    if (memory.learning === undefined) break;
     // Then either the name is known, or that create failed otherwise and this one finds out.
-    await pending;
+    await memory.learning;
   }
   let done: () => void = () => undefined;
-  learning.set(
-    transport,
-    new Promise<void>((resolve) => {
-      done = resolve;
-    }),
-  );
+  memory.learning = new Promise<void>((resolve) => {
+    done = resolve;
+  });
+  const other = DATABASE_LOG_NAMES.find((name) => name !== declared)!;
   try {
-    for (const [index, name] of DATABASE_LOG_NAMES.entries()) {
+    for (const name of [declared, other]) {
       try {
         const result = await send(named(name));
-        accepted.set(transport, name);
+        memory.accepted = name;
         return result;
       } catch (error) {
-        if (index === DATABASE_LOG_NAMES.length - 1 || !refusesLogType(error, name)) throw error;
+        if (name === other || !refusesLogType(error, name)) throw error;
       }
     }
-    throw new Error("unreachable: the last name's failure is thrown above");
+    throw new Error("unreachable: the other name's failure is thrown above");
   } finally {
-    learning.delete(transport);
+    memory.learning = undefined;
     done();
   }
 }

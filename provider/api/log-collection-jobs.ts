@@ -8,7 +8,7 @@ import {
 } from "../client/errors";
 import type { JsonResponse } from "../client/types";
 import { explainAuthorization } from "./authorization-error";
-import { logTypeKey, sendNamingDatabaseLog } from "./database-log";
+import { type DatabaseLogMemory, logTypeKey, sendNamingDatabaseLog } from "./database-log";
 import { idSegment, quoteValue } from "./ids";
 import { InputError } from "./input-error";
 import { explainJobError } from "./log-collection-job-answers";
@@ -33,6 +33,8 @@ import { UncertainCreateError } from "./uncertain-create-error";
  * (an `UncertainCreateError`). A 2xx answer whose body cannot be read, or holds no id, is such a case;
  * one whose id is present but malformed is a `MalformedCreateAnswerError` carrying it, so that the job
  * is still recorded.
+ * `databaseLog` is what the server showed of the database log's name (see `sendNamingDatabaseLog`);
+ * default: nothing yet, learned for this call only.
  *
  * @returns the id of the new job (24 hex digits).
  */
@@ -40,6 +42,7 @@ export async function createLogCollectionJob(
   transport: Transport,
   groupId: string,
   request: LogCollectionJobRequest,
+  databaseLog: DatabaseLogMemory = {},
 ): Promise<{ id: string }> {
   const path = jobsPath(groupId);
   const parsed = logCollectionJobRequestSchema.safeParse(request);
@@ -76,7 +79,7 @@ export async function createLogCollectionJob(
     );
   let response: JsonResponse;
   try {
-    response = await sendNamingDatabaseLog(transport, logTypes, (named) =>
+    response = await sendNamingDatabaseLog(databaseLog, logTypes, (named) =>
       sendRequest(transport, { method: "POST", path, body: { ...body, logTypes: named } }),
     );
   } catch (error) {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { isApiKeyGone } from "../../provider/api/api-key-gone";
 import { patchOrgApiKey } from "../../provider/api/api-keys";
 import { AuthorizationError } from "../../provider/api/authorization-error";
+import type { DatabaseLogMemory } from "../../provider/api/database-log";
 import { InputError } from "../../provider/api/input-error";
 import { createLogCollectionJob } from "../../provider/api/log-collection-jobs";
 import type { LogType } from "../../provider/api/schemas";
@@ -59,29 +60,37 @@ describe.each(["deployed", "spec"] as SimulatorProfile[])(
     for (const declared of ["MONGODB", "DATABASE"] as const) {
       it(`a job naming the database log ${declared} is created once, and the name the server took serves the next create in one POST`, async () => {
         const client = newClient();
+        const memory: DatabaseLogMemory = {};
         const before = sim.state.jobs().length;
-        await createLogCollectionJob(client, sim.groupId, job([declared, "FTDC"]));
-        await createLogCollectionJob(client, sim.groupId, job(["FTDC", declared]));
+        await createLogCollectionJob(client, sim.groupId, job([declared, "FTDC"]), memory);
+        await createLogCollectionJob(client, sim.groupId, job(["FTDC", declared]), memory);
         expect(sim.state.jobs()).toHaveLength(before + 2);
-        // MONGODB first; a 400 that refuses it created nothing, so DATABASE is sent once more.
+        // The declared name first; a 400 that refuses it created nothing, so the other is sent once more.
         expect(posts()).toEqual([
-          ...(deployed ? [] : [[400, ["MONGODB", "FTDC"]]]),
+          ...(declared === taken ? [] : [[400, [declared, "FTDC"]]]),
           [201, [taken, "FTDC"]],
           [201, ["FTDC", taken]],
         ]);
+        expect(memory.accepted).toBe(taken);
       });
     }
 
     it("creates that start together while the name is unknown wait for the first: at most one refused POST", async () => {
       const client = newClient();
+      const memory: DatabaseLogMemory = {};
       const before = sim.state.jobs().length;
       await Promise.all(
         Array.from({ length: 4 }, (_, i) =>
-          createLogCollectionJob(client, sim.groupId, { ...job(["DATABASE"]), resourceName: `rs${i}` }),
+          createLogCollectionJob(
+            client,
+            sim.groupId,
+            { ...job(["DATABASE"]), resourceName: `rs${i}` },
+            memory,
+          ),
         ),
       );
       expect(sim.state.jobs()).toHaveLength(before + 4);
-      expect(posts().filter(([status]) => status === 400)).toHaveLength(deployed ? 0 : 1);
+      expect(posts().filter(([status]) => status === 400)).toHaveLength(deployed ? 1 : 0);
       expect(posts().filter(([status]) => status === 201)).toHaveLength(4);
     });
 

@@ -160,6 +160,8 @@ describe("a create whose challenge request fails (a new host: its first request 
       ["GET", false, 502],
       ["GET", false, 401],
       ["POST", true, 201],
+      // The project's listing that fills the new job's status.
+      ["GET", true, 200],
     ]);
     expect(sim.state.jobs().length - jobsBefore).toBe(1);
   });
@@ -180,8 +182,9 @@ describe.each(["deployed", "spec"] as const)(
     afterAll(() => server?.close());
 
     it("cut off after the server acted while the name is learned: reported uncertain, and never POSTed again", async () => {
-      // The POST that names the database log as this server takes it (the spec's: the second) is cut off.
-      if (profile === "spec") server.faults.add({ method: "POST", delayMs: 0 });
+      // The POST that names the database log as this server takes it is cut off: the declared DATABASE
+      // is the spec's, so its first; the deployed server refuses it and takes the second, MONGODB.
+      if (profile === "deployed") server.faults.add({ method: "POST", delayMs: 0 });
       server.faults.add({ method: "POST", drop: "after" });
       const error = (await checkThenCreate(
         learner,
@@ -199,12 +202,12 @@ describe.each(["deployed", "spec"] as const)(
       await new Promise((r) => setTimeout(r, 300));
       const sent = server.requests.filter((q) => q.method === "POST" && q.authenticated);
       expect(sent.map((q) => [q.status, (q.body as { logTypes: string[] }).logTypes[0]])).toEqual(
-        profile === "spec"
+        profile === "deployed"
           ? [
-              [400, "MONGODB"],
-              [0, "DATABASE"],
+              [400, "DATABASE"],
+              [0, "MONGODB"],
             ]
-          : [[0, "MONGODB"]],
+          : [[0, "DATABASE"]],
       );
       expect(server.state.jobs()).toHaveLength(1);
     });

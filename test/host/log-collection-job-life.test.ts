@@ -89,8 +89,8 @@ describe("against the deployed server, through the host", () => {
   it("a refresh shows the job IN_PROGRESS, then SUCCESS with its download URL, the inputs kept as declared", async () => {
     const job = await created(host, deployed, "rs-life", { resourceType: "replicaset" });
     expect(strip(job.state)).toMatchObject({
-      status: "",
-      creationDate: "",
+      status: "IN_PROGRESS",
+      creationDate: deployed.state.job(job.id)!.createdAt.replace(/\.\d{3}Z$/, "Z"),
       downloadUrl: "",
       resourceType: "REPLICASET",
     });
@@ -205,7 +205,8 @@ describe("against the deployed server, through the host", () => {
     const at = inDays(20);
     deployed.resetRequests();
     const job = await created(host, deployed, "rs-born-extended", { expirationDate: at });
-    expect(calls(deployed)).toEqual(["POST 201", "PATCH 200"]);
+    // The GET: the project's listing that fills the new job's status, after the PATCH.
+    expect(calls(deployed)).toEqual(["POST 201", "PATCH 200", "GET 200"]);
     expect(Date.parse(deployed.state.job(job.id)!.expirationDate)).toBe(Date.parse(at));
     expect(strip(job.state)).toMatchObject({ expirationDate: at, managed: { expirationDate: true } });
   });
@@ -290,6 +291,64 @@ describe("against the deployed server, through the host", () => {
     deployed.resetRequests();
     await host.delete(job.id, job.urn, job.state);
     expect(calls(deployed)).toEqual(["DELETE 404"]);
+  });
+
+  it("a new job's status and dates are filled at create: 30 creates in one project cost 30 POSTs and at most 3 listings", async () => {
+    const group = "5f00000000000000000000c4";
+    deployed.state.addGroup(group);
+    const up = await newHost(deployed);
+    deployed.resetRequests();
+    const jobs = await pool(
+      Array.from({ length: 30 }, (_, i) => i),
+      16,
+      (i) =>
+        checkThenCreate(
+          up,
+          urn(JOB_TYPE, `born-${i}`),
+          fixture.withJob(jobInputs(deployed, { groupId: group, resourceName: `born${i}` })),
+        ),
+    );
+    const states = jobs.map((r) => {
+      if (r.status !== "fulfilled") throw r.reason;
+      return r.value;
+    });
+    const second = (at: string) => at.replace(/\.\d{3}Z$/, "Z");
+    for (const s of states) {
+      const onServer = deployed.state.job(s.id)!;
+      expect(strip(s.properties)).toMatchObject({
+        jobId: s.id,
+        status: "IN_PROGRESS",
+        creationDate: second(onServer.createdAt),
+        expirationDate: second(onServer.expirationDate),
+        rootResourceName: onServer.resourceName,
+      });
+    }
+    const sent = calls(deployed);
+    const listings = sent.filter((c) => c === "GET 200").length;
+    expect(sent.filter((c) => c === "POST 201")).toHaveLength(30);
+    expect(listings).toBeGreaterThanOrEqual(1);
+    expect(listings).toBeLessThanOrEqual(3);
+    expect(sent).toHaveLength(30 + listings);
+  });
+
+  it("a create whose job the listing does not show yet keeps its status empty, and one whose listing fails still succeeds", async () => {
+    const up = await newHost(deployed);
+    deployed.faults.add({
+      method: "GET",
+      pathPrefix: `/groups/${deployed.groupId}/logCollectionJobs`,
+      raw: { status: 200, contentType: "application/json", body: '{"results":[],"totalCount":0}' },
+      times: 1,
+    });
+    const unseen = await created(up, deployed, "rs-unseen");
+    expect(strip(unseen.state)).toMatchObject({ status: "", creationDate: "", jobId: unseen.id });
+    deployed.faults.add({
+      method: "GET",
+      pathPrefix: `/groups/${deployed.groupId}/logCollectionJobs`,
+      status: 500,
+    });
+    const failed = await created(up, deployed, "rs-listing-fails").finally(() => deployed.faults.clear());
+    expect(strip(failed.state)).toMatchObject({ status: "", jobId: failed.id });
+    expect(deployed.state.job(failed.id)).toBeDefined();
   });
 
   it("refreshing 30 jobs of one project costs one listing and one challenge", async () => {

@@ -268,14 +268,25 @@ describe("LogCollectionJob through the real dynamic-provider host", () => {
     );
   });
 
-  it("create POSTs once and records the id, leaving the job's status to the first refresh; diff of a create input is a replacement; delete DELETEs the job", async () => {
+  it("create makes the job once, records the id and the job's status from one listing of the project; diff of a create input is a replacement; delete DELETEs the job", async () => {
     sim.resetRequests();
     const before = sim.state.jobs().length;
     const r = await host.create(JOB_URN, withJob(inputs()));
     expect(r.id).toMatch(/^[0-9a-f]{24}$/);
-    expect(r.properties).toMatchObject({ jobId: r.id, ...inputs(), status: "", downloadUrl: "" });
+    expect(r.properties).toMatchObject({ jobId: r.id, ...inputs(), status: "IN_PROGRESS", downloadUrl: "" });
     expect(sim.state.jobs()).toHaveLength(before + 1);
-    expect(sim.requests.filter((q) => q.authenticated).map((q) => q.method)).toEqual(["POST"]);
+    // DATABASE as declared first, which the deployed server refuses (nothing made), then its MONGODB;
+    // the GET: the project's listing that fills the new job's status.
+    const jobs = `/api/public/v1.0/groups/${sim.groupId}/logCollectionJobs`;
+    expect(
+      sim.requests
+        .filter((q) => q.authenticated)
+        .map((q) => [q.method, q.path, q.status, (q.body as { logTypes?: string[] } | undefined)?.logTypes]),
+    ).toEqual([
+      ["POST", jobs, 400, ["DATABASE", "FTDC"]],
+      ["POST", jobs, 201, ["MONGODB", "FTDC"]],
+      ["GET", jobs, 200, undefined],
+    ]);
     const d = await host.diff(r.id, JOB_URN, r.properties, withJob({ ...inputs(), resourceName: "rs1" }));
     expect(d).toMatchObject({ changes: "DIFF_SOME", replaces: ["resourceName"] });
     const none = await host.diff(r.id, JOB_URN, r.properties, withJob(inputs()));

@@ -28,9 +28,10 @@ import { inContext } from "../shared/in-context";
 import { partiallyCreated } from "../shared/partially-created";
 import { ResourceError } from "../shared/resource-error";
 import { currentClient, currentSettings, whenConfigured } from "../shared/runtime";
+import { memoryOf } from "../shared/server-memory";
 import { warnUntrackedJobs } from "../shared/server-warning";
 import { isUnknown } from "../shared/validate";
-import { findJob, missingOperationOf, rememberMissingOperation } from "./job-listing-cache";
+import { createThenList, findJob, missingOperationOf, rememberMissingOperation } from "./job-listing-cache";
 import { changedCreateInputs, checkJobInputs, createInputsOf } from "./log-collection-job-inputs";
 import { NOT_SHOWN, type ServerFields, serverFieldsOf, upgradeJobState } from "./state";
 import type { LogCollectionJobProviderInputs, LogCollectionJobProviderOutputs } from "./types";
@@ -112,24 +113,43 @@ export async function diff(
 }
 
 /**
- * `create`: one POST; the returned id is the resource's id. Never sent twice. The job's status and
- * dates are left to the first refresh, which reads every job of the project at once: a GET here would
- * cost one request per job. With `expirationDate`, which the create does not take, one PATCH follows.
+ * `create`: {@link createJob}, then the job's status and dates from a listing of the project that
+ * started after its POST, shared by the creates of the project that end together (a GET per job would
+ * cost one request each). A job not in it yet keeps them empty, for the first refresh to read.
  */
 export async function create(inputs: LogCollectionJobProviderInputs) {
   await whenConfigured();
   const client = currentClient();
+  const { created, record } = await createThenList(client, inputs.groupId, () => createJob(inputs));
+  if (record === undefined) return created;
+  const { outs } = created;
+  // A declared expirationDate stays as the program wrote it (the PATCH set it).
+  const kept = outs.managed.expirationDate ? { expirationDate: outs.expirationDate } : {};
+  return { id: created.id, outs: { ...outs, ...fromRecord(record), ...kept } };
+}
+
+/**
+ * One POST; the returned id is the resource's id. Never sent twice. With `expirationDate`, which the
+ * create does not take, one PATCH follows.
+ */
+async function createJob(inputs: LogCollectionJobProviderInputs) {
+  const client = currentClient();
   let id: string;
   try {
-    ({ id } = await createLogCollectionJob(client, inputs.groupId, {
-      resourceType: inputs.resourceType,
-      resourceName: inputs.resourceName,
-      sizeRequestedPerFileBytes: inputs.sizeRequestedPerFileBytes,
-      logTypes: inputs.logTypes,
-      redacted: inputs.redacted,
-      logCollectionFromDate: inputs.logCollectionFromDate,
-      logCollectionToDate: inputs.logCollectionToDate,
-    }));
+    ({ id } = await createLogCollectionJob(
+      client,
+      inputs.groupId,
+      {
+        resourceType: inputs.resourceType,
+        resourceName: inputs.resourceName,
+        sizeRequestedPerFileBytes: inputs.sizeRequestedPerFileBytes,
+        logTypes: inputs.logTypes,
+        redacted: inputs.redacted,
+        logCollectionFromDate: inputs.logCollectionFromDate,
+        logCollectionToDate: inputs.logCollectionToDate,
+      },
+      memoryOf(client).databaseLog,
+    ));
   } catch (error) {
     // Only a POST the server did not act on is ever sent again, so none before this one made a job.
     const advice = wasNotSent(error)

@@ -61,15 +61,15 @@ export class LogCollectionJob extends pulumi.dynamic.Resource {
   declare readonly redacted: pulumi.Output<boolean>;
   declare readonly logCollectionFromDate: pulumi.Output<number | undefined>;
   declare readonly logCollectionToDate: pulumi.Output<number | undefined>;
-  /** `IN_PROGRESS`, `SUCCESS`, `FAILURE`, `MARKED_FOR_EXPIRY` or `EXPIRED`; `""` until the first refresh. */
+  /** `IN_PROGRESS`, `SUCCESS`, `FAILURE`, `MARKED_FOR_EXPIRY` or `EXPIRED`; `""` until the server has listed the job. */
   declare readonly status: pulumi.Output<string>;
-  /** When the server created the job (ISO 8601); `""` until the first refresh. */
+  /** When the server created the job (ISO 8601); `""` until the server has listed the job. */
   declare readonly creationDate: pulumi.Output<string>;
   /** When the job expires (ISO 8601): the server's at the last refresh, or the declared one. */
   declare readonly expirationDate: pulumi.Output<string>;
   /** Where the archive is downloaded from, once the job has succeeded; else `""`. */
   declare readonly downloadUrl: pulumi.Output<string>;
-  /** The id of the user or API key that created the job; `""` until the first refresh. */
+  /** The id of the user or API key that created the job; `""` until the server has listed the job. */
   declare readonly userId: pulumi.Output<string>;
   declare readonly rootResourceName: pulumi.Output<string>;
   /** In lower case, as the server echoes it (`replicaset`). */

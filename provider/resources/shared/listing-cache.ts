@@ -85,6 +85,11 @@ export class SharedListing<L, T, S> {
     );
   }
 
+  /** Whether every page is in, or one failed. */
+  get settled(): boolean {
+    return this.outcome !== undefined;
+  }
+
   /** The record, as soon as a page has it; `undefined` once every page is in without it. */
   find(selector: S): Promise<T | undefined> {
     return new Promise((resolve, reject) => {
@@ -169,4 +174,65 @@ export async function findListed<T, L extends ListedRecord<T>, S>(
   const found = await first.find(selector);
   if (found !== undefined) return found;
   return sharedListing(transport, listing, index, Math.max(call, first.startSeq)).find(selector);
+}
+
+/**
+ * Runs `write` (a create, say) as one of the writes in flight to `path`'s records, and returns its
+ * result with the tick it ended at: a listing that starts after that tick shows what it made.
+ */
+export async function duringWrite<R>(
+  transport: Transport,
+  path: string,
+  write: () => Promise<R>,
+): Promise<{ result: R; endedAt: number }> {
+  const memory = memoryOf(transport);
+  let writes = memory.writes.get(path);
+  if (writes === undefined) {
+    writes = { inFlight: 0 };
+    memory.writes.set(path, writes);
+  }
+  writes.inFlight += 1;
+  try {
+    const result = await write();
+    return { result, endedAt: memory.tick() };
+  } finally {
+    writes.inFlight -= 1;
+    if (writes.inFlight === 0) {
+      writes.idle?.resolve();
+      writes.idle = undefined;
+    }
+  }
+}
+
+/**
+ * Find a record in one listing that started after tick `after`, once no write to its path is in flight
+ * and no listing of it is being read: the writes of a deployment that end meanwhile then share the next
+ * listing instead of each starting its own. `undefined`: that listing lacks it (not looked for again).
+ */
+export async function findAfterWrites<T, L extends ListedRecord<T>, S>(
+  transport: Transport,
+  listing: Listing<T, L>,
+  selector: S,
+  index: () => RecordIndex<L, T, S>,
+  after: number,
+): Promise<T | undefined> {
+  const memory = memoryOf(transport);
+  for (;;) {
+    const writes = memory.writes.get(listing.path);
+    if (writes !== undefined && writes.inFlight > 0) {
+      if (writes.idle === undefined) {
+        let resolve: () => void = () => undefined;
+        const promise = new Promise<void>((r) => {
+          resolve = r;
+        });
+        writes.idle = { promise, resolve };
+      }
+      await writes.idle.promise;
+      continue;
+    }
+    const current = memory.listings.get(listing.path);
+    if (current === undefined || current.settled || mayServe(current, after)) break;
+    await current.done.catch(() => undefined);
+  }
+  return sharedListing(transport, listing, index, after).find(selector);
 }

@@ -1,12 +1,20 @@
 /**
  * What a deployment learns about its server, kept for as long as the host runs: the shared listings
- * (./listing-cache.ts), the operations the server showed it does not have, and the warnings already
- * given. One memory per client: clients are shared per server and credentials and live as long as the
+ * (./listing-cache.ts) and the writes they wait for, the operations the server showed it does not
+ * have, the database log's name it takes, and the warnings already given. One memory per client: clients are shared per server and credentials and live as long as the
  * process, so different credentials never share what they see.
  */
+import type { DatabaseLogMemory } from "../../api/database-log";
 import type { Transport } from "../../api/transport";
 import type { ApiError } from "../../client/errors";
 import type { SharedListing } from "./listing-cache";
+
+/** Writes in flight to one listing's records, and what waits for them all to be done. */
+export interface Writes {
+  inFlight: number;
+  /** Settles when `inFlight` is next 0. */
+  idle?: { promise: Promise<void>; resolve: () => void };
+}
 
 /** One server's memory, as one client sees it. */
 export class ServerMemory {
@@ -16,6 +24,10 @@ export class ServerMemory {
   readonly missing = new Map<string, ApiError>();
   /** The warnings already given, by what they are about. */
   readonly warned = new Set<string>();
+  /** What the server showed of the database log's name (`MONGODB` or `DATABASE`). */
+  readonly databaseLog: DatabaseLogMemory = {};
+  /** The writes in flight, by the path of the listing that shows what they made. */
+  readonly writes = new Map<string, Writes>();
   private clock = 0;
 
   /**
