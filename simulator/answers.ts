@@ -157,7 +157,10 @@ export function invalidAttribute(name: string, why: string): ApiResult {
   return fail(400, "INVALID_ATTRIBUTE", `Invalid attribute ${name} specified: ${why}.`, [name]);
 }
 
-/** 401 with an `errorCode` when the profile checks roles and the caller's do not allow `operation`. */
+/**
+ * 401 with an `errorCode` (or the refusal's own status) when the profile checks roles and the caller's
+ * do not allow `operation`.
+ */
 export function unauthorized(
   req: ApiRequest,
   state: SimState,
@@ -166,5 +169,5 @@ export function unauthorized(
 ): ApiResult | undefined {
   if (!rules.checkRoles) return undefined;
   const refused = refusal(state, req.caller, operation);
-  return refused === undefined ? undefined : fail(401, refused.errorCode, refused.detail);
+  return refused === undefined ? undefined : fail(refused.status ?? 401, refused.errorCode, refused.detail);
 }

@@ -1,11 +1,13 @@
 /**
  * The simulated API's routes: the three operations of the spec, as pure functions from a parsed,
  * authenticated request to a status and a JSON body, as the profile's server answers them (./profiles):
- * an organization's keys in ./api-keys, the create of a log collection job in ./job-create, and the rest
- * of a job's life, where the profile has it, in ./jobs. What they share is in ./answers; HTTP framing
- * (headers, pretty, envelope, faults) lives in ./server.
+ * an organization's keys in ./api-keys, and the rest of a key's life, where the profile has it, in
+ * ./api-key-routes; the create of a log collection job in ./job-create, and the rest of a job's life,
+ * where the profile has it, in ./jobs. What they share is in ./answers; HTTP framing (headers, pretty,
+ * envelope, faults) lives in ./server.
  */
 import { type ApiRequest, type ApiResult, methodNotAllowed, notFound } from "./answers";
+import { handleGroupKeyRequest, handleOrgKeyRequest } from "./api-key-routes";
 import { listApiKeys, patchApiKey, type ServerLimits } from "./api-keys";
 import { createLogCollectionJob } from "./job-create";
 import { handleJobRequest } from "./jobs";
@@ -30,6 +32,10 @@ export function handleApiRequest(
   const segments = req.relPath.split("/").slice(1).map(decodeSegment);
   if (segments.some((s) => s === undefined || s === "")) return notFound(req);
   const [a, b, c, d, ...rest] = segments as string[];
+  if (rules.apiKeyOperations && b !== undefined && c === "apiKeys") {
+    if (a === "orgs") return handleOrgKeyRequest(req, state, rules, b, d, rest, limits);
+    if (a === "groups") return handleGroupKeyRequest(req, state, rules, b, d, rest, limits);
+  }
   if (rest.length === 0 && a === "orgs" && b !== undefined && c === "apiKeys") {
     if (d === undefined) {
       return req.method === "GET" ? listApiKeys(req, state, rules, b, limits) : methodNotAllowed(req, "GET");

@@ -33,6 +33,8 @@ export interface PipelineParts {
   authority: () => string;
   /** `SimulatorOptions.challengeOnRoleRefusal`. */
   challengeOnRoleRefusal: boolean;
+  /** `SimulatorOptions.projectKeyAssignAnswer`. */
+  projectKeyAssignAnswer?: "key" | "noContent";
 }
 
 /** The simulator's request handler. */
@@ -98,7 +100,7 @@ export class RequestPipeline {
       },
       state,
       rules,
-      { maxItemsPerPage: faults.pageCap },
+      { maxItemsPerPage: faults.pageCap, projectKeyAssignAnswer: this.parts.projectKeyAssignAnswer },
     );
   }
 

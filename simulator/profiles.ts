@@ -4,7 +4,8 @@
  * NOTES.md ("The deployed server, where it differs from the spec"), the Ops Manager API documentation
  * (log collection jobs, organization API keys, the error-code table) and MongoDB's Go client
  * (`opsmngr/logs.go` and `opsmngr/logs_test.go`: `MONGODB` in requests, `replicaset` in job records,
- * the job endpoints beyond the create).
+ * the job endpoints beyond the create; `opsmngr/organization_api_keys.go`, `accesslist_api_keys.go`,
+ * `project_api_keys.go`: the API key endpoints beyond the list and update).
  */
 import type { SimulatorProfile } from "./types";
 
@@ -30,6 +31,12 @@ export interface ProfileRules {
    * extend, retry, delete, download: ./jobs), or only the spec's create.
    */
   jobOperations: boolean;
+  /**
+   * Whether organization API keys have the life the Ops Manager documentation gives them (create, get
+   * one, delete, the access list, project assignment: ./api-key-routes), or only the spec's list and
+   * update.
+   */
+  apiKeyOperations: boolean;
 }
 
 export const PROFILES: Readonly<Record<SimulatorProfile, ProfileRules>> = {
@@ -45,6 +52,7 @@ export const PROFILES: Readonly<Record<SimulatorProfile, ProfileRules>> = {
     staleOnExpiry: true,
     defaultRetryAfterSeconds: 1,
     jobOperations: false,
+    apiKeyOperations: false,
   },
   // The documentation names the database log MONGODB and does not say DATABASE is accepted too, so
   // DATABASE is refused here; the error table lists API_KEY_NOT_FOUND as 400 and RATE_LIMITED without
@@ -59,6 +67,7 @@ export const PROFILES: Readonly<Record<SimulatorProfile, ProfileRules>> = {
     staleOnExpiry: false,
     defaultRetryAfterSeconds: undefined,
     jobOperations: true,
+    apiKeyOperations: true,
   },
 };
 

@@ -70,7 +70,7 @@ export class RequestLog {
     const entry: RecordedRequest = {
       seq: ++this.seq,
       method,
-      path,
+      path: this.scrub(path),
       query: this.scrubRecord(query),
       headers: this.scrubRecord(headers),
       rawBody: scrubbedBody,

@@ -54,6 +54,7 @@ function stateFacade(state: SimState): Simulator["state"] {
     removeApiKey: (id) => state.removeApiKey(id),
     addOrg: (orgId) => state.addOrg(orgId),
     addGroup: (groupId) => state.addGroup(groupId),
+    accessList: (keyId) => state.accessLists.list(keyId),
     jobs: (groupId) => state.jobStore.jobs(groupId),
     job: (id) => state.jobStore.job(id),
     addJob: (job) => state.jobStore.addJob(job),
@@ -112,6 +113,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     scheme,
     authority: () => `${urlHost(host)}:${port}`,
     challengeOnRoleRefusal: Boolean(opts.challengeOnRoleRefusal),
+    projectKeyAssignAnswer: opts.projectKeyAssignAnswer,
   });
 
   const server: http.Server = opts.tls

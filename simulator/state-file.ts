@@ -1,12 +1,18 @@
 /**
  * The simulator's state kept in a JSON file (`--state-file`): read once at start, written a moment
  * after each change (changes close together make one write), always whole, never half a file.
+ *
+ * Versions: 1 held organizations, groups, keys (their project roles are their project assignments) and
+ * jobs; 2 adds the keys' access lists. A version 1 file is read as a version 2 file whose keys have
+ * empty access lists, and is written back as version 2.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { SimApiKey, SimLogCollectionJob } from "./types";
+import type { SimAccessListEntry, SimApiKey, SimLogCollectionJob } from "./types";
 
 const STATE_FORMAT = "ops-manager-simulator-state";
+const STATE_VERSION = 2;
+const READABLE_VERSIONS: readonly unknown[] = [1, STATE_VERSION];
 const SAVE_DEBOUNCE_MS = 25;
 
 /** What a state file holds besides its format and version. */
@@ -20,12 +26,17 @@ export interface StateSnapshot {
   groups: string[];
   apiKeys: SimApiKey[];
   jobs: SimLogCollectionJob[];
+  /** Each key's access list, by key id; keys without entries are left out. */
+  accessLists: Record<string, SimAccessListEntry[]>;
 }
 
 interface StateFileContent extends StateSnapshot {
   format: typeof STATE_FORMAT;
-  version: 1;
+  version: typeof STATE_VERSION;
 }
+
+/** What a version 1 file holds: no access lists. */
+type StateFileContentV1 = Omit<StateFileContent, "version" | "accessLists"> & { version: 1 };
 
 /** One state file: what it holds, and its writes. */
 export class StateFile {
@@ -39,19 +50,24 @@ export class StateFile {
     private readonly snapshot: () => StateSnapshot,
   ) {}
 
-  /** The state `file` holds; throws when it is not JSON or not a version 1 simulator state. */
+  /** The state `file` holds; throws when it is not JSON or not a version 1 or 2 simulator state. */
   static read(file: string): StateSnapshot {
     const text = fs.readFileSync(file, "utf8");
-    let data: StateFileContent;
+    let data: StateFileContent | StateFileContentV1;
     try {
-      data = JSON.parse(text) as StateFileContent;
+      data = JSON.parse(text) as StateFileContent | StateFileContentV1;
     } catch (error) {
       throw new Error(`simulator state file ${file} is not JSON: ${(error as Error).message}`);
     }
-    if (data === null || typeof data !== "object" || data.format !== STATE_FORMAT || data.version !== 1) {
-      throw new Error(`simulator state file ${file} is not a version 1 simulator state`);
+    if (
+      data === null ||
+      typeof data !== "object" ||
+      data.format !== STATE_FORMAT ||
+      !READABLE_VERSIONS.includes(data.version)
+    ) {
+      throw new Error(`simulator state file ${file} is not a version 1 or 2 simulator state`);
     }
-    return data;
+    return data.version === 1 ? { ...data, accessLists: {} } : data;
   }
 
   /** The state changed: write it soon. */
@@ -83,7 +99,7 @@ export class StateFile {
   private write(): void {
     const file = this.file;
     this.dirty = false;
-    const content: StateFileContent = { format: STATE_FORMAT, version: 1, ...this.snapshot() };
+    const content: StateFileContent = { format: STATE_FORMAT, version: STATE_VERSION, ...this.snapshot() };
     const text = `${JSON.stringify(content, null, 1)}\n`;
     // Write to a temporary file and rename it so a reader never sees half a file.
     const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);

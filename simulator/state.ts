@@ -1,8 +1,10 @@
 /**
- * The simulator's data: organizations, groups, API keys, and the log collection jobs (./job-store),
- * seeded deterministically and optionally kept in a JSON file (./state-file).
+ * The simulator's data: organizations, groups, API keys (their project roles are their project
+ * assignments), the keys' access lists (./access-list-store) and the log collection jobs
+ * (./job-store), seeded deterministically and optionally kept in a JSON file (./state-file).
  */
 import * as fs from "node:fs";
+import { AccessListStore } from "./access-list-store";
 import { JobStore } from "./job-store";
 import { Prng } from "./prng";
 import { StateFile, type StateSnapshot } from "./state-file";
@@ -56,6 +58,8 @@ export class SimState {
   private readonly byPublicKey = new Map<string, SimApiKey>();
   /** The log collection jobs and their life (./job-store). */
   readonly jobStore: JobStore;
+  /** The access lists of the organization API keys (./access-list-store). */
+  readonly accessLists: AccessListStore;
   // Every private key the state has ever held, kept after removal so the request log can still be
   // scrubbed of it.
   private readonly secrets = new Set<string>();
@@ -74,6 +78,7 @@ export class SimState {
     this.adminKeyId = adminKeyId;
     this.prng = new Prng(seed);
     this.jobStore = new JobStore(this.prng, adminKeyId, () => this.changed());
+    this.accessLists = new AccessListStore(() => this.changed());
   }
 
   /** Loads `stateFile` when it exists, else seeds from `seed`. */
@@ -115,6 +120,7 @@ export class SimState {
     for (const key of data.apiKeys) state.insertKey(copyKey(key));
     // State files written before jobs had a life (status, expiration) get one as of their creation.
     for (const job of data.jobs) state.jobStore.insertJob(state.jobStore.completeJob(job));
+    state.accessLists.load(data.accessLists);
     state.file?.saved();
     return state;
   }
@@ -240,10 +246,11 @@ export class SimState {
     return copyKey(key);
   }
 
-  /** Removes a key; an unknown id is ignored. */
+  /** Removes a key, and with it its project assignments and its access list; an unknown id is ignored. */
   removeApiKey(id: string): void {
     const key = this.keys.get(id);
     if (!key) return;
+    this.accessLists.removeKey(id);
     this.keys.delete(id);
     this.byPublicKey.delete(key.publicKey);
     const list = this.orgs.get(key.orgId);
@@ -298,6 +305,7 @@ export class SimState {
       groups: [...this.groups],
       apiKeys: [...this.keys.values()],
       jobs: this.jobStore.records(),
+      accessLists: this.accessLists.records(),
     };
   }
 }

@@ -3,7 +3,8 @@
  * ../shared/spec/ops-manager-public-api.md (list org API keys, patch one, create a log collection job)
  * behind real digest authentication, with recorded requests and fault injection for tests, as the spec
  * writes them or as deployed servers answer them (`SimulatorProfile`), the latter with a job's life
- * after its create.
+ * after its create and an organization API key's whole life (create, get, delete, its access list, its
+ * project assignments).
  */
 
 export type OrgRoleName = "ORG_OWNER" | "ORG_MEMBER" | "ORG_GROUP_CREATOR" | "ORG_READ_ONLY";
@@ -23,6 +24,18 @@ export interface SimApiKey {
   publicKey: string;
   privateKey: string;
   roles: SimRole[];
+}
+
+/**
+ * One entry of an organization API key's access list, as the simulator stores it. An address is kept
+ * as both `ipAddress` and its one-address block (`cidrBlock` `x/32`, or `x/128` for IPv6), as the
+ * server answers it; a wider block has `cidrBlock` only.
+ */
+export interface SimAccessListEntry {
+  cidrBlock: string;
+  ipAddress?: string;
+  /** When it was added (ISO 8601). */
+  created: string;
 }
 
 /** Where a log collection job is in its life (the Ops Manager documentation's `status` values). */
@@ -120,6 +133,13 @@ export interface SimulatorOptions {
    */
   challengeOnRoleRefusal?: boolean;
   /**
+   * What assigning an organization key to a project (`PATCH /groups/{GROUP-ID}/apiKeys/{API-KEY-ID}`)
+   * answers when it succeeds, in the `deployed` profile: `"key"`, 200 with the key, as newer Ops Manager
+   * documentation shows it, or `"noContent"`, 204 without a body, as older documentation shows it.
+   * Default `"key"`.
+   */
+  projectKeyAssignAnswer?: "key" | "noContent";
+  /**
    * How long a log collection job stays `IN_PROGRESS` before it finishes (as `SUCCESS`, or `FAILURE`
    * when a test says so with `state.updateJob`). Default 30_000 ms.
    */
@@ -131,7 +151,7 @@ export interface RecordedRequest {
   /** Sequence number, from 1. */
   seq: number;
   method: string;
-  /** Path without the query string, e.g. `/api/public/v1.0/orgs/…/apiKeys`. */
+  /** Path without the query string, e.g. `/api/public/v1.0/orgs/…/apiKeys`, private keys `[REDACTED]`. */
   path: string;
   /** Parsed query parameters. */
   query: Record<string, string>;
@@ -264,6 +284,8 @@ export interface Simulator {
     removeApiKey(id: string): void;
     addOrg(orgId: string): void;
     addGroup(groupId: string): void;
+    /** The access list of an organization API key, in the order its entries were added. */
+    accessList(keyId: string): SimAccessListEntry[];
     /** The log collection jobs of a group (default all), in creation order, as a read finds them now. */
     jobs(groupId?: string): SimLogCollectionJob[];
     job(id: string): SimLogCollectionJob | undefined;
