@@ -171,6 +171,12 @@ export const ROWS: Row[] = [
       roles: ["ORG_OWNR"],
     },
   ),
+  key(
+    "roles with two bad items, both named",
+    "roles",
+    /roles\[0\] .*\(got "ORG_OWNR"; did you mean "ORG_OWNER"\?\), and roles\[2\] .*\(got "ORG_READONLY"; did you mean "ORG_READ_ONLY"\?\)$/,
+    { roles: ["ORG_OWNR", "ORG_MEMBER", "ORG_READONLY"] },
+  ),
   key("roles holding a number", "roles", /roles\[0\] must be an organization role.*\(got 1\)/, {
     roles: [1],
   }),
@@ -293,6 +299,12 @@ export const ROWS: Row[] = [
     "logTypes",
     /logTypes\[0\] .*\(got "AUTOMATION_AGNET"; did you mean "AUTOMATION_AGENT"\?\)/,
     { logTypes: ["AUTOMATION_AGNET"] },
+  ),
+  job(
+    "logTypes with two typos, both named",
+    "logTypes",
+    /logTypes\[0\] .*\(got "MONGOD"; did you mean "MONGODB"\?\), and logTypes\[1\] .*\(got "AUTOMATION_AGNET"; did you mean "AUTOMATION_AGENT"\?\)$/,
+    { logTypes: ["MONGOD", "AUTOMATION_AGNET"] },
   ),
   job("logTypes repeated", "logTypes", /logTypes must not repeat a log type: "FTDC" is given 2 times/, {
     logTypes: ["FTDC", "DATABASE", "FTDC"],
