@@ -4,6 +4,7 @@
  * resource is next updated, so every later version of this package keeps these names and handles
  * the state every earlier version wrote.
  */
+import * as apiKeyProjectAssignment from "./resources/api-key-project-assignment/api-key-project-assignment-methods";
 import * as logCollectionJob from "./resources/log-collection-job/log-collection-job-methods";
 import * as orgApiKey from "./resources/org-api-key/org-api-key-methods";
 import { configure } from "./resources/shared/runtime";
@@ -28,4 +29,14 @@ export const logCollectionJobMethods = {
   read: logCollectionJob.read,
   update: logCollectionJob.update,
   delete: logCollectionJob.remove,
+};
+
+/** ApiKeyProjectAssignment's methods, named as `pulumi.dynamic.ResourceProvider` names them. */
+export const apiKeyProjectAssignmentMethods = {
+  check: apiKeyProjectAssignment.check,
+  diff: apiKeyProjectAssignment.diff,
+  create: apiKeyProjectAssignment.create,
+  read: apiKeyProjectAssignment.read,
+  update: apiKeyProjectAssignment.update,
+  delete: apiKeyProjectAssignment.remove,
 };

@@ -30,6 +30,15 @@ export {
   TlsError,
 } from "./client/errors";
 export {
+  ApiKeyProjectAssignment,
+  type ApiKeyProjectAssignmentArgs,
+} from "./resources/api-key-project-assignment/api-key-project-assignment";
+export type {
+  ApiKeyProjectAssignmentProviderInputs as ApiKeyProjectAssignmentInputs,
+  ApiKeyProjectAssignmentProviderOutputs as ApiKeyProjectAssignmentOutputs,
+  PreviousAssignment,
+} from "./resources/api-key-project-assignment/types";
+export {
   LogCollectionJob,
   type LogCollectionJobArgs,
 } from "./resources/log-collection-job/log-collection-job";

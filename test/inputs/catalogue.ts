@@ -29,6 +29,21 @@ export const GOOD_JOB: Record<string, unknown> = {
   redacted: true,
 };
 
+/** Inputs of an ApiKeyProjectAssignment that pass `check`. */
+export const GOOD_ASSIGNMENT: Record<string, unknown> = {
+  apiKeyId: "5f00000000000000000000aa",
+  groupId: GROUP_ID,
+  roles: ["GROUP_READ_ONLY"],
+  restoreOnDelete: false,
+};
+
+/** The good inputs of each resource, which a row's `set` and `omit` change. */
+export const GOOD = {
+  OrgApiKey: GOOD_KEY,
+  LogCollectionJob: GOOD_JOB,
+  ApiKeyProjectAssignment: GOOD_ASSIGNMENT,
+} as const;
+
 /** Stack config of a provider, as `pulumi config` holds it. `{url}` stands for the simulator's URL. */
 export type StackConfig = Record<string, string>;
 
@@ -45,7 +60,7 @@ interface RowBase {
 
 /** An input row: `set` is merged over the good inputs; `omit` removes inputs. */
 export interface InputRow extends RowBase {
-  target: "OrgApiKey" | "LogCollectionJob";
+  target: "OrgApiKey" | "LogCollectionJob" | "ApiKeyProjectAssignment";
   set?: Record<string, unknown>;
   omit?: string[];
 }
@@ -60,7 +75,7 @@ export type Row = InputRow | ConfigRow;
 
 /** The inputs a row sends. */
 export function inputsOf(row: InputRow): Record<string, unknown> {
-  const inputs = { ...(row.target === "OrgApiKey" ? GOOD_KEY : GOOD_JOB), ...row.set };
+  const inputs = { ...GOOD[row.target], ...row.set };
   for (const name of row.omit ?? []) delete inputs[name];
   return inputs;
 }
@@ -77,6 +92,13 @@ const key = (name: string, property: string, rule: RegExp, set?: Record<string, 
   ({ target: "OrgApiKey", name, property, rule, set, omit }) satisfies InputRow;
 const job = (name: string, property: string, rule: RegExp, set?: Record<string, unknown>, omit?: string[]) =>
   ({ target: "LogCollectionJob", name, property, rule, set, omit }) satisfies InputRow;
+const assign = (
+  name: string,
+  property: string,
+  rule: RegExp,
+  set?: Record<string, unknown>,
+  omit?: string[],
+) => ({ target: "ApiKeyProjectAssignment", name, property, rule, set, omit }) satisfies InputRow;
 
 const good: StackConfig = {
   "opsmanager:baseUrl": "{url}",
@@ -320,6 +342,81 @@ export const ROWS: Row[] = [
   }),
   job("redacted the string true", "redacted", /redacted must be true or false.*"true"/, { redacted: "true" }),
   job("redacted missing", "redacted", /redacted is required/, undefined, ["redacted"]),
+  // ApiKeyProjectAssignment
+  assign("apiKeyId missing", "apiKeyId", /apiKeyId is required/, undefined, ["apiKeyId"]),
+  assign(
+    "apiKeyId not 24 hex digits",
+    "apiKeyId",
+    /apiKeyId must be 24 hexadecimal digits, the organization API key's id \(got "abcdefgh"\)/,
+    {
+      apiKeyId: "abcdefgh",
+    },
+  ),
+  assign(
+    "apiKeyId a number",
+    "apiKeyId",
+    /apiKeyId must be the organization API key's id, a string \(got 5\)/,
+    { apiKeyId: 5 },
+  ),
+  assign("apiKeyId with a path", "apiKeyId", /apiKeyId must be 24 hexadecimal digits/, {
+    apiKeyId: "../../orgs/5f000000000000000001",
+  }),
+  assign("groupId missing, the project to assign to", "groupId", /groupId is required/, undefined, [
+    "groupId",
+  ]),
+  assign(
+    "groupId of 23 digits",
+    "groupId",
+    /groupId must be 24 hexadecimal digits, the project \(group\) id \(got "5f000000000000000000000"\)/,
+    {
+      groupId: "5f000000000000000000000",
+    },
+  ),
+  assign("roles missing", "roles", /roles is required/, undefined, ["roles"]),
+  assign(
+    "project roles empty",
+    "roles",
+    /roles must name at least one project role \(to take the key out of the project, delete the resource\)/,
+    {
+      roles: [],
+    },
+  ),
+  assign(
+    "project roles a string",
+    "roles",
+    /roles must be a list of project role names \(got "GROUP_OWNER"\)/,
+    {
+      roles: "GROUP_OWNER",
+    },
+  ),
+  assign(
+    "roles with an organization role",
+    "roles",
+    /roles\[0\] must be a project role: one of GROUP_OWNER, .*\(got "ORG_OWNER", which is an organization role; ApiKeyProjectAssignment sets project roles only/,
+    {
+      roles: ["ORG_OWNER"],
+    },
+  ),
+  assign(
+    "roles with three bad items, each named",
+    "roles",
+    /roles\[0\] .*\(got "GROUP_OWNR"; did you mean "GROUP_OWNER"\?\), and roles\[2\] .*\(got "group_read_only"; did you mean "GROUP_READ_ONLY"\?\), and roles\[3\] .*\(got 7\)$/,
+    { roles: ["GROUP_OWNR", "GROUP_BACKUP_ADMIN", "group_read_only", 7] },
+  ),
+  assign(
+    "restoreOnDelete a string",
+    "restoreOnDelete",
+    /restoreOnDelete must be true or false \(got "yes"\)/,
+    { restoreOnDelete: "yes" },
+  ),
+  assign(
+    "an input it does not have",
+    "orgId",
+    /orgId is not an input of ApiKeyProjectAssignment; its inputs are apiKeyId, groupId, roles, restoreOnDelete/,
+    {
+      orgId: "5f0000000000000000000001",
+    },
+  ),
   job("unknown property redact", "redact", /redact is not an input of LogCollectionJob/, { redact: true }),
   // LogCollectionJob: the optional time window
   job(
@@ -470,42 +567,59 @@ export const ROWS: Row[] = [
 ];
 
 /** Every input of both resources wrong at once, and the properties `check` must name. */
-export const ALL_BAD: Record<
-  "OrgApiKey" | "LogCollectionJob",
-  { inputs: Record<string, unknown>; properties: string[] }
-> = {
-  OrgApiKey: {
-    inputs: {
-      orgId: "a/b",
-      apiKeyId: "",
-      publicKey: "x y",
-      desc: "   ",
-      roles: ["GROUP_OWNER"],
-      restoreOnDelete: "yes",
-      colour: "blue",
+export const ALL_BAD: Record<InputRow["target"], { inputs: Record<string, unknown>; properties: string[] }> =
+  {
+    ApiKeyProjectAssignment: {
+      inputs: {
+        apiKeyId: "key",
+        groupId: 12,
+        roles: ["ORG_MEMBER", "GROUP_OWNR"],
+        restoreOnDelete: 1,
+        desc: "x",
+      },
+      properties: ["apiKeyId", "desc", "groupId", "restoreOnDelete", "roles"],
     },
-    properties: ["apiKeyId", "apiKeyId", "colour", "desc", "orgId", "publicKey", "restoreOnDelete", "roles"],
-  },
-  LogCollectionJob: {
-    inputs: {
-      groupId: "123",
-      resourceType: "NODE",
-      resourceName: "\t",
-      sizeRequestedPerFileBytes: 0.5,
-      logTypes: ["FTDC", "FTDC"],
-      redacted: "no",
-      expirationDate: "tomorrow",
-      extra: 1,
+    OrgApiKey: {
+      inputs: {
+        orgId: "a/b",
+        apiKeyId: "",
+        publicKey: "x y",
+        desc: "   ",
+        roles: ["GROUP_OWNER"],
+        restoreOnDelete: "yes",
+        colour: "blue",
+      },
+      properties: [
+        "apiKeyId",
+        "apiKeyId",
+        "colour",
+        "desc",
+        "orgId",
+        "publicKey",
+        "restoreOnDelete",
+        "roles",
+      ],
     },
-    properties: [
-      "expirationDate",
-      "extra",
-      "groupId",
-      "logTypes",
-      "redacted",
-      "resourceName",
-      "resourceType",
-      "sizeRequestedPerFileBytes",
-    ],
-  },
-};
+    LogCollectionJob: {
+      inputs: {
+        groupId: "123",
+        resourceType: "NODE",
+        resourceName: "\t",
+        sizeRequestedPerFileBytes: 0.5,
+        logTypes: ["FTDC", "FTDC"],
+        redacted: "no",
+        expirationDate: "tomorrow",
+        extra: 1,
+      },
+      properties: [
+        "expirationDate",
+        "extra",
+        "groupId",
+        "logTypes",
+        "redacted",
+        "resourceName",
+        "resourceType",
+        "sizeRequestedPerFileBytes",
+      ],
+    },
+  };
