@@ -43,14 +43,16 @@ export class OrgApiKey extends pulumi.dynamic.Resource {
   /** The key's description on the server. */
   declare readonly desc: pulumi.Output<string>;
   /** The key's organization roles on the server, sorted. */
-  declare readonly roles: pulumi.Output<string[]>;
+  declare readonly roles: pulumi.Output<OrgRole[]>;
   /** The private key as the server shows it: redacted, only a trailing fragment visible. */
   declare readonly privateKey: pulumi.Output<string>;
   /** The key's project roles (read only). */
   declare readonly projectRoles: pulumi.Output<ProjectRole[]>;
   declare readonly restoreOnDelete: pulumi.Output<boolean>;
-  /** The desc and organization roles the key had when adopted. */
-  declare readonly adopted: pulumi.Output<{ desc: string; roles: string[] }>;
+  /** The desc and organization roles the key had when adopted: what `restoreOnDelete` puts back. */
+  declare readonly adopted: pulumi.Output<{ desc: string; roles: OrgRole[] }>;
+  /** Which of `desc` and `roles` this resource manages, and whether it names the key by `apiKeyId` or `publicKey`. */
+  declare readonly managed: pulumi.Output<{ desc: boolean; roles: boolean; by: "apiKeyId" | "publicKey" }>;
 
   constructor(name: string, args: OrgApiKeyArgs, opts?: pulumi.CustomResourceOptions) {
     super(

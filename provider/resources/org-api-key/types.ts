@@ -26,12 +26,12 @@ export interface OrgApiKeyProviderOutputs {
   apiKeyId: string;
   publicKey: string;
   desc: string;
-  roles: string[];
+  roles: OrgRole[];
   privateKey: string;
   projectRoles: ProjectRole[];
   restoreOnDelete: boolean;
   /** The key's desc and organization roles when it was adopted: what `restoreOnDelete` puts back. */
-  adopted: { desc: string; roles: string[] };
+  adopted: { desc: string; roles: OrgRole[] };
   /** Which inputs this resource manages, and how it named the key. */
   managed: { desc: boolean; roles: boolean; by: "apiKeyId" | "publicKey" };
 }

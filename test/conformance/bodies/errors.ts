@@ -18,7 +18,8 @@ export const ERROR_JOB_ID = "5c810cc4ff7a256345ff97b7";
 /** An address of the documentation range (RFC 5737) for the access-list error. */
 export const CALLER_ADDRESS = "203.0.113.9";
 
-interface TableRow {
+/** One row of the error table, its placeholders filled, as {@link constructed} builds an answer from it. */
+export interface TableRow {
   code: string;
   status: number;
   reason: string;
@@ -29,7 +30,8 @@ interface TableRow {
   headers?: Record<string, string>;
 }
 
-function constructed(row: TableRow): PublishedAnswer {
+/** The answer a row of the error table describes, in the documented error shape. */
+export function constructed(row: TableRow): PublishedAnswer {
   const body = {
     detail: row.detail,
     error: row.status,
