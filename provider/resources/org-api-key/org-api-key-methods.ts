@@ -10,6 +10,15 @@ import { inContext } from "../shared/in-context";
 import { ResourceError } from "../shared/resource-error";
 import { currentClient, currentSettings, whenConfigured } from "../shared/runtime";
 import { isUnknown } from "../shared/validate";
+import { createKey, deleteCreatedKey } from "./create-key";
+import {
+  afterRead,
+  afterUpdate,
+  createdReplaces,
+  createdUpdates,
+  declaresCreated,
+  isCreatedState,
+} from "./created-mode";
 import { changeFor, checkKeyInputs, declaredChange, roleSet, sameSet } from "./org-api-key-inputs";
 import { findKey, rememberKey } from "./org-key-cache";
 import type { OrgApiKeyProviderInputs, OrgApiKeyProviderOutputs, ProjectRole } from "./types";
@@ -83,6 +92,7 @@ function outputsFor(
       roles: inputs.roles !== undefined,
       by: inputs.apiKeyId !== undefined ? "apiKeyId" : "publicKey",
     },
+    keepers: {},
   };
 }
 
@@ -145,6 +155,8 @@ export async function diff(_id: string, olds: OrgApiKeyProviderOutputs, news: Or
   if (news.desc === undefined ? was.desc : !was.desc || descDiffers) updates.push("desc");
   if (news.roles === undefined ? was.roles : !was.roles || rolesDiffer) updates.push("roles");
   if ((news.restoreOnDelete ?? false) !== (olds.restoreOnDelete ?? false)) updates.push("restoreOnDelete");
+  replaces.push(...createdReplaces(olds, news).filter((p) => !replaces.includes(p)));
+  updates.push(...createdUpdates(olds, news));
   return {
     changes: replaces.length + updates.length > 0,
     replaces,
@@ -156,6 +168,8 @@ export async function diff(_id: string, olds: OrgApiKeyProviderOutputs, news: Or
 /** `create` adopts the existing key: finds it, PATCHes only what differs, returns the full outputs. */
 export async function create(inputs: OrgApiKeyProviderInputs) {
   await whenConfigured();
+  if (declaresCreated(inputs))
+    return createKey(inputs, (key) => outputsFor(inputs, key, { desc: "", roles: [] }));
   const selector = selectorOf(inputs);
   try {
     const client = currentClient();
@@ -188,7 +202,7 @@ export async function update(id: string, olds: OrgApiKeyProviderOutputs, news: O
     if (changeFor(news, { desc: olds.desc, roles: olds.roles }) !== undefined) {
       key = await patch(news.orgId, key, declaredChange(news));
     }
-    return { outs: outputsFor(news, key, adoptedAfter(olds, news)) };
+    return { outs: afterUpdate(olds, news, outputsFor(news, key, adoptedAfter(olds, news))) };
   } catch (error) {
     const gone = isApiKeyGone(error)
       ? " The key may have been deleted outside Pulumi: run `pulumi refresh` to drop it from the stack."
@@ -219,7 +233,12 @@ export async function read(id: string, olds: Partial<OrgApiKeyProviderOutputs>) 
     const adopted = olds.adopted ?? { desc: key.desc ?? "", roles: orgRolesOf(key) };
     // Returning inputs too makes a preview after refresh show drift as server value → declared value;
     // the host forwards them from SDK 3.216 (pulumi/pulumi#21315), the peer dependency's floor.
-    return { id: key.id, props: outputsFor(inputs, key, adopted), inputs };
+    const { props, inputs: declared } = afterRead(olds, {
+      id: key.id,
+      props: outputsFor(inputs, key, adopted),
+      inputs,
+    });
+    return { id: key.id, props, inputs: declared };
   } catch (error) {
     // The only request here is the org's listing, which names no key: an API_KEY_NOT_FOUND answer to
     // it is about something else (the caller's own key, say), never this key. Whether this key is gone
@@ -238,6 +257,7 @@ export async function read(id: string, olds: Partial<OrgApiKeyProviderOutputs>) 
  */
 export async function remove(id: string, olds: OrgApiKeyProviderOutputs): Promise<void> {
   await whenConfigured();
+  if (isCreatedState(olds)) return deleteCreatedKey(olds);
   if (!olds.restoreOnDelete || olds.adopted === undefined) return;
   const change: ApiKeyChange = {};
   if (olds.managed?.desc && olds.adopted.desc !== "") change.desc = olds.adopted.desc;
