@@ -1,6 +1,4 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { listOrgApiKeysPage } from "../../provider/api/api-keys";
-import { apiRoot } from "../../provider/api/api-root";
 import {
   ApiError,
   closeAllHttpClients,
@@ -13,40 +11,15 @@ import {
   TimeoutError,
 } from "../../provider/client";
 import type { ClientOptions } from "../../provider/client/types";
-import {
-  DEFAULT_PASSWORD,
-  DEFAULT_USER,
-  type DigestServer,
-  type DigestServerOptions,
-  sendJson,
-  startDigestServer,
-} from "./support/digest-server";
+import { orgKeysPage } from "../support/listing";
+import { perTest } from "./support/clients";
+import { DEFAULT_PASSWORD, DEFAULT_USER, sendJson } from "./support/digest-server";
 
-let server: DigestServer | undefined;
-let client: HttpClient | undefined;
+const { setup, serve } = perTest({ retry: { baseDelayMs: 5, maxDelayMs: 20, maxAttempts: 1 } });
 
 afterEach(async () => {
-  await client?.close();
-  await server?.close();
   await closeAllHttpClients();
-  client = undefined;
-  server = undefined;
 });
-
-async function setup(
-  serverOptions: DigestServerOptions,
-  clientOptions: Partial<ClientOptions> = {},
-): Promise<{ server: DigestServer; client: HttpClient }> {
-  server = await startDigestServer(serverOptions);
-  client = new HttpClient({
-    baseUrl: apiRoot(server.origin),
-    username: DEFAULT_USER,
-    password: DEFAULT_PASSWORD,
-    retry: { baseDelayMs: 5, maxDelayMs: 20, maxAttempts: 1 },
-    ...clientOptions,
-  });
-  return { server, client };
-}
 
 describe("deadlines", () => {
   it("a hanging server fails within timeoutMs plus a small margin, naming the call and the timeout", async () => {
@@ -243,7 +216,7 @@ describe("answers", () => {
       handler: (_req, res) =>
         sendJson(res, 403, { detail: "Forbidden.", errorCode: "USER_CANNOT_ACCESS_ORG", error: 403 }),
     });
-    const error = await listOrgApiKeysPage(client, "5f1").catch((e: unknown) => e);
+    const error = await orgKeysPage(client, "5f1").catch((e: unknown) => e);
     expect((error as Error).message).toMatch(
       /^GET \/orgs\/5f1\/apiKeys failed: 403 USER_CANNOT_ACCESS_ORG — Forbidden\. \(the credentials are valid but not allowed this call: give the API key a role/,
     );
@@ -347,7 +320,7 @@ describe("base URL and options", () => {
   });
 
   it("getHttpClient shares one client per API root and credentials, so one digest session", async () => {
-    server = await startDigestServer();
+    const server = await serve();
     const options = { baseUrl: server.origin, username: DEFAULT_USER, password: DEFAULT_PASSWORD };
     const a = getHttpClient(options);
     const b = getHttpClient({ ...options, baseUrl: `${server.origin}/` });

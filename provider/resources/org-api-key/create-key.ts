@@ -10,6 +10,8 @@ import { inContext } from "../shared/in-context";
 import { currentClient } from "../shared/runtime";
 import { asCreated } from "./created-mode";
 import { roleSet } from "./org-api-key-inputs";
+import { listedKeyIds } from "./org-key-cache";
+import type { KeyState } from "./state";
 import type { OrgApiKeyProviderInputs, OrgApiKeyProviderOutputs } from "./types";
 import { settleUncertainCreate } from "./uncertain-key";
 
@@ -28,6 +30,8 @@ export async function createKey(
   const client = currentClient();
   const desc = inputs.desc!;
   const roles = roleSet(inputs.roles!) as OrgRole[];
+  // Keys this deployment already saw listed are not the one this POST makes.
+  const seenBefore = listedKeyIds(client, inputs.orgId);
   const sentAt = Date.now();
   try {
     const key = await createOrgApiKey(client, inputs.orgId, { desc, roles });
@@ -36,16 +40,19 @@ export async function createKey(
   } catch (error) {
     const told =
       error instanceof UncertainCreateError
-        ? await settleUncertainCreate(client, { orgId: inputs.orgId, desc, roles, sentAt }, error).catch(
-            (settled: unknown) => settled,
-          )
+        ? await settleUncertainCreate(
+            client,
+            { orgId: inputs.orgId, desc, roles, sentAt },
+            error,
+            seenBefore,
+          ).catch((settled: unknown) => settled)
         : error;
     throw inContext(`OrgApiKey (${describeNew(inputs)})`, told);
   }
 }
 
 /** `delete` of a created key: one DELETE; a key already gone is no failure. */
-export async function deleteCreatedKey(state: OrgApiKeyProviderOutputs): Promise<void> {
+export async function deleteCreatedKey(state: KeyState): Promise<void> {
   try {
     await deleteOrgApiKey(currentClient(), state.orgId, state.apiKeyId);
   } catch (error) {

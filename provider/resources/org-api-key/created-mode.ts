@@ -7,6 +7,7 @@
  */
 import { maskPrivateKey } from "../../api/schemas";
 import { type CheckFailure, UNKNOWN } from "../shared/validate";
+import type { KeyState } from "./state";
 import type { OrgApiKeyProviderInputs, OrgApiKeyProviderOutputs } from "./types";
 
 type Inputs = Pick<OrgApiKeyProviderInputs, "apiKeyId" | "publicKey">;
@@ -17,7 +18,7 @@ export function declaresCreated(inputs: Inputs): boolean {
 }
 
 /** Whether the state is of a key this resource created (state of earlier versions never is). */
-export function isCreatedState(state: Partial<OrgApiKeyProviderOutputs>): boolean {
+export function isCreatedState(state: Pick<KeyState, "managed">): boolean {
   return state.managed?.by === "created";
 }
 
@@ -74,7 +75,7 @@ function keepersDiffer(news: unknown, olds: unknown): boolean {
  * key itself by its `apiKeyId` or `publicKey` adopts it in place (an update): a replacement would adopt
  * it, then delete it as the old resource.
  */
-export function createdReplaces(state: Partial<OrgApiKeyProviderOutputs>, news: OrgApiKeyProviderInputs) {
+export function createdReplaces(state: KeyState, news: OrgApiKeyProviderInputs) {
   const replaces: string[] = [];
   const created = isCreatedState(state);
   if (declaresCreated(news)) {
@@ -89,7 +90,7 @@ export function createdReplaces(state: Partial<OrgApiKeyProviderOutputs>, news: 
 }
 
 /** Whether an update changes what `keepers` the state records, or adopts the created key in place. */
-export function createdUpdates(state: Partial<OrgApiKeyProviderOutputs>, news: OrgApiKeyProviderInputs) {
+export function createdUpdates(state: KeyState, news: OrgApiKeyProviderInputs) {
   const updates: string[] = [];
   if (isCreatedState(state) && !declaresCreated(news)) updates.push("managed");
   return updates;
@@ -100,7 +101,7 @@ export function createdUpdates(state: Partial<OrgApiKeyProviderOutputs>, news: O
  * create (the server shows it redacted ever after), its keepers, nothing to restore.
  */
 export function asCreated(
-  outs: OrgApiKeyProviderOutputs,
+  outs: KeyState,
   privateKey: string,
   keepers: Record<string, string> | undefined,
 ): OrgApiKeyProviderOutputs {
@@ -115,10 +116,7 @@ export function asCreated(
 }
 
 /** What a refresh of a created key says the program declares: no key named, its keepers kept. */
-export function createdReadInputs(
-  inputs: OrgApiKeyProviderInputs,
-  state: Partial<OrgApiKeyProviderOutputs>,
-): OrgApiKeyProviderInputs {
+export function createdReadInputs(inputs: OrgApiKeyProviderInputs, state: KeyState): OrgApiKeyProviderInputs {
   const { apiKeyId: _id, publicKey: _publicKey, restoreOnDelete: _restore, ...rest } = inputs;
   const keepers = keepersOf(state.keepers);
   return Object.keys(keepers).length > 0 ? { ...rest, keepers } : rest;
@@ -129,7 +127,7 @@ export function createdReadInputs(
  * keepers; a created key adopted in place shows its private key masked, as an adopted key does.
  */
 export function afterUpdate(
-  state: OrgApiKeyProviderOutputs,
+  state: KeyState,
   news: OrgApiKeyProviderInputs,
   outs: OrgApiKeyProviderOutputs,
 ): OrgApiKeyProviderOutputs {
@@ -140,13 +138,13 @@ export function afterUpdate(
 
 /** A refresh of a created key: everything from the server but its private key and keepers. */
 export function afterRead(
-  state: Partial<OrgApiKeyProviderOutputs>,
-  result: { id: string; props: OrgApiKeyProviderOutputs; inputs: OrgApiKeyProviderInputs },
-): { id: string; props: OrgApiKeyProviderOutputs; inputs: OrgApiKeyProviderInputs } {
-  if (!isCreatedState(state)) return result;
+  state: KeyState,
+  props: KeyState,
+  inputs: OrgApiKeyProviderInputs,
+): { props: KeyState; inputs: OrgApiKeyProviderInputs } {
+  if (!isCreatedState(state)) return { props, inputs };
   return {
-    ...result,
-    props: asCreated(result.props, state.privateKey ?? "", keepersOf(state.keepers)),
-    inputs: createdReadInputs(result.inputs, state),
+    props: asCreated(props, state.privateKey, state.keepers),
+    inputs: createdReadInputs(inputs, state),
   };
 }

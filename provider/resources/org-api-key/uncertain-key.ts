@@ -11,7 +11,8 @@
  */
 import { isApiKeyGone } from "../../api/api-key-gone";
 import { CreatedKeyUnreadError, deleteOrgApiKey } from "../../api/api-key-lifecycle";
-import { listAllOrgApiKeys } from "../../api/api-keys";
+import { orgApiKeyListing } from "../../api/api-keys";
+import { readWholeListing } from "../../api/listing-pages";
 import type { ApiKey } from "../../api/schemas";
 import type { Transport } from "../../api/transport";
 import type { UncertainCreateError } from "../../api/uncertain-create-error";
@@ -164,7 +165,13 @@ export async function settleUncertainCreate(
   const reader = clocked(transport);
   let listed: ApiKey[];
   try {
-    listed = await listAllOrgApiKeys(reader.transport, attempt.orgId);
+    // Read twice, until two reads in a row list the same keys: a key made meanwhile is not missed.
+    listed = await readWholeListing(
+      reader.transport,
+      orgApiKeyListing(attempt.orgId),
+      {},
+      { sameTwice: true },
+    );
   } catch (listing) {
     throw new ResourceError(
       `${what} The server may have made the key; looking for it in the organization's key listing failed (${(listing as Error).message}). Check the organization's API keys for one with desc ${JSON.stringify(attempt.desc)} made around ${iso(attempt.sentAt)} (this machine's clock): delete it if it is there (its private key was never shown), then run \`pulumi up\` again.`,
