@@ -4,6 +4,8 @@ import { ApiError, type ApiErrorInit } from "../client/errors";
 export type Operation =
   | { kind: "listOrgApiKeys"; orgId: string }
   | { kind: "updateOrgApiKey"; orgId: string }
+  | { kind: "createOrgApiKey"; orgId: string }
+  | { kind: "deleteOrgApiKey"; orgId: string }
   | { kind: "createLogCollectionJob"; groupId: string }
   | { kind: "listLogCollectionJobs"; groupId: string }
   | { kind: "extendLogCollectionJob"; groupId: string }
@@ -30,6 +32,12 @@ function describe(operation: Operation): { what: string; needs: string } {
       return {
         what: "listing an organization's API keys",
         needs: `a role in organization ${operation.orgId} (any organization role, such as Organization Read Only)`,
+      };
+    case "createOrgApiKey":
+    case "deleteOrgApiKey":
+      return {
+        what: `${operation.kind === "createOrgApiKey" ? "creating" : "deleting"} an organization API key`,
+        needs: `the Organization Owner (ORG_OWNER) or Organization User Admin role in organization ${operation.orgId}`,
       };
     case "updateOrgApiKey":
       return {

@@ -149,9 +149,39 @@ export const ROWS: Row[] = [
   key("both apiKeyId and publicKey", "apiKeyId", /exactly one of apiKeyId and publicKey/, {
     publicKey: "abcdefgh",
   }),
-  key("neither apiKeyId nor publicKey", "apiKeyId", /one of apiKeyId and publicKey is required/, undefined, [
+  // OrgApiKey: a key to create (neither apiKeyId nor publicKey), and keepers
+  key("a key to create without desc", "desc", /desc is required to create a key/, undefined, [
     "apiKeyId",
+    "desc",
   ]),
+  key("a key to create without roles", "roles", /roles is required to create a key/, undefined, [
+    "apiKeyId",
+    "roles",
+  ]),
+  key(
+    "restoreOnDelete on a key to create",
+    "restoreOnDelete",
+    /a key this resource creates is deleted on destroy, so there is nothing to restore/,
+    { restoreOnDelete: true },
+    ["apiKeyId"],
+  ),
+  key("keepers on an adopted key", "keepers", /an adopted key .* cannot be replaced by a new one/, {
+    keepers: { rotated: "2026-11" },
+  }),
+  key(
+    "keepers not a map",
+    "keepers",
+    /keepers must be a map of strings \(got \["a"\]\)/,
+    { keepers: ["a"] },
+    ["apiKeyId"],
+  ),
+  key(
+    "a keeper not a string",
+    "keepers",
+    /keepers\.rotated must be a string \(got 2026\)/,
+    { keepers: { rotated: 2026 } },
+    ["apiKeyId"],
+  ),
   // OrgApiKey: desc
   key("desc empty", "desc", /desc must not be empty or only white space/, { desc: "" }),
   key("desc only white space", "desc", /desc must not be empty or only white space/, { desc: " \t \n" }),

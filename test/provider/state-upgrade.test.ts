@@ -20,6 +20,7 @@ const today = {
   restoreOnDelete: true,
   adopted: { desc: "before", roles: ["ORG_READ_ONLY"] },
   managed: { desc: true, roles: false, by: "publicKey" as const },
+  keepers: {},
 };
 
 describe("upgradeKeyState", () => {
@@ -72,7 +73,20 @@ describe("upgradeKeyState", () => {
       restoreOnDelete: false,
       adopted: { desc: "", roles: [] },
       managed: { desc: false, roles: false, by: "apiKeyId" },
+      keepers: {},
     });
+  });
+
+  it("gives state written before keys could be created no keepers, and keeps a created key's as written", () => {
+    const { keepers: _k, ...older } = today;
+    expect(upgradeKeyState(older)).toEqual(today);
+    const created = {
+      ...today,
+      restoreOnDelete: false,
+      managed: { desc: true, roles: true, by: "created" as const },
+      keepers: { rotated: "2026-11" },
+    };
+    expect(upgradeKeyState(created)).toEqual(created);
   });
 });
 

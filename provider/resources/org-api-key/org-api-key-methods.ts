@@ -10,6 +10,15 @@ import { inContext } from "../shared/in-context";
 import { ResourceError } from "../shared/resource-error";
 import { currentClient, currentSettings, whenConfigured } from "../shared/runtime";
 import { isUnknown } from "../shared/validate";
+import { createKey, deleteCreatedKey } from "./create-key";
+import {
+  afterRead,
+  afterUpdate,
+  createdReplaces,
+  createdUpdates,
+  declaresCreated,
+  isCreatedState,
+} from "./created-mode";
 import { changeFor, checkKeyInputs, declaredChange, roleSet, sameSet } from "./org-api-key-inputs";
 import { findKey, rememberKey } from "./org-key-cache";
 import { type KeyState, managedFor, upgradeKeyState } from "./state";
@@ -72,6 +81,7 @@ function outputsFor(
       roles: inputs.roles !== undefined,
       by: inputs.apiKeyId !== undefined ? "apiKeyId" : "publicKey",
     },
+    keepers: {},
   };
 }
 
@@ -135,6 +145,8 @@ export async function diff(_id: string, olds: OrgApiKeyProviderOutputs, news: Or
   if (news.desc === undefined ? was.desc : !was.desc || descDiffers) updates.push("desc");
   if (news.roles === undefined ? was.roles : !was.roles || rolesDiffer) updates.push("roles");
   if ((news.restoreOnDelete ?? false) !== state.restoreOnDelete) updates.push("restoreOnDelete");
+  replaces.push(...createdReplaces(state, news).filter((p) => !replaces.includes(p)));
+  updates.push(...createdUpdates(state, news));
   return {
     changes: replaces.length + updates.length > 0,
     replaces,
@@ -146,6 +158,8 @@ export async function diff(_id: string, olds: OrgApiKeyProviderOutputs, news: Or
 /** `create` adopts the existing key: finds it, PATCHes only what differs, returns the full outputs. */
 export async function create(inputs: OrgApiKeyProviderInputs) {
   await whenConfigured();
+  if (declaresCreated(inputs))
+    return createKey(inputs, (key) => outputsFor(inputs, key, { desc: "", roles: [] }));
   const selector = selectorOf(inputs);
   try {
     const client = currentClient();
@@ -179,7 +193,7 @@ export async function update(id: string, olds: OrgApiKeyProviderOutputs, news: O
     if (changeFor(news, { desc: state.desc, roles: state.roles }) !== undefined) {
       key = await patch(news.orgId, key, declaredChange(news));
     }
-    return { outs: outputsFor(news, key, adoptedAfter(state, news)) };
+    return { outs: afterUpdate(state, news, outputsFor(news, key, adoptedAfter(state, news))) };
   } catch (error) {
     const gone = isApiKeyGone(error)
       ? " The key may have been deleted outside Pulumi: run `pulumi refresh` to drop it from the stack."
@@ -213,7 +227,8 @@ export async function read(id: string, olds: Partial<OrgApiKeyProviderOutputs>) 
     if (state.managed === undefined) delete props.managed;
     // Returning inputs too makes a preview after refresh show drift as server value → declared value;
     // the host forwards them from SDK 3.216 (pulumi/pulumi#21315), the peer dependency's floor.
-    return { id: key.id, props, inputs };
+    const kept = afterRead(state, props, inputs);
+    return { id: key.id, props: kept.props, inputs: kept.inputs };
   } catch (error) {
     // The only request here is the org's listing, which names no key: an API_KEY_NOT_FOUND answer to
     // it is about something else (the caller's own key, say), never this key. Whether this key is gone
@@ -233,6 +248,7 @@ export async function read(id: string, olds: Partial<OrgApiKeyProviderOutputs>) 
 export async function remove(id: string, olds: OrgApiKeyProviderOutputs): Promise<void> {
   const state = upgradeKeyState(olds);
   await whenConfigured();
+  if (isCreatedState(state)) return deleteCreatedKey(state);
   if (!state.restoreOnDelete) return;
   const managed = managedFor(state);
   const change: ApiKeyChange = {};

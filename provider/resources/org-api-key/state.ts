@@ -22,6 +22,12 @@ const texts = (value: unknown) => (Array.isArray(value) ? value.filter((v) => ty
 // Roles in state are the server's strings, typed as the roles a program declares (as orgRolesOf does).
 const roleTexts = (value: unknown) => texts(value) as OrgRole[];
 
+// Keepers came with created keys: state written before has none.
+const keepersOf = (value: unknown): Record<string, string> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+    ? Object.fromEntries(Object.entries(value).filter(([, v]) => typeof v === "string"))
+    : {};
+
 /** State as any version stored it: every field may be missing, and roles are the server's strings. */
 export type StoredKeyState = Partial<Omit<OrgApiKeyProviderOutputs, "roles" | "adopted">> & {
   roles?: string[];
@@ -55,6 +61,7 @@ export function upgradeKeyState(olds: StoredKeyState): KeyState {
     projectRoles: Array.isArray(olds.projectRoles) ? olds.projectRoles : [],
     restoreOnDelete: olds.restoreOnDelete === true,
     adopted: { desc: text(adopted?.desc), roles: roleTexts(adopted?.roles) },
+    keepers: keepersOf(olds.keepers),
   };
   if (olds.managed !== undefined) state.managed = olds.managed;
   else if (olds.apiKeyId === undefined) state.managed = NOTHING_MANAGED;

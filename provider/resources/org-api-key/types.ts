@@ -18,6 +18,8 @@ export interface OrgApiKeyProviderInputs {
   desc?: string;
   roles?: OrgRole[];
   restoreOnDelete?: boolean;
+  /** Any change replaces a key this resource created (a created key only). */
+  keepers?: Record<string, string>;
 }
 
 /** OrgApiKey's outputs as stored in state. */
@@ -32,6 +34,8 @@ export interface OrgApiKeyProviderOutputs {
   restoreOnDelete: boolean;
   /** The key's desc and organization roles when it was adopted: what `restoreOnDelete` puts back. */
   adopted: { desc: string; roles: OrgRole[] };
-  /** Which inputs this resource manages, and how it named the key. */
-  managed: { desc: boolean; roles: boolean; by: "apiKeyId" | "publicKey" };
+  /** Which inputs this resource manages, and how it named the key (`created`: it made the key). */
+  managed: { desc: boolean; roles: boolean; by: "apiKeyId" | "publicKey" | "created" };
+  /** The `keepers` a created key was made with (`{}` for an adopted key). */
+  keepers: Record<string, string>;
 }
