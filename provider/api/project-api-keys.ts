@@ -1,33 +1,23 @@
 /**
  * Organization API keys in a project (the Ops Manager documentation's "Project API Keys"; not in the
  * spec): `GET /groups/{GROUP-ID}/apiKeys` lists the keys that hold a role in the project, paged as an
- * organization's keys are and read whole through the same consistent-page reader;
+ * organization's keys are and read through the same listing path (./listing-pages.ts);
  * `PATCH /groups/{GROUP-ID}/apiKeys/{API-KEY-ID}` with `{"roles": [...]}` assigns a key to the project
  * or sets its roles there ("any roles not in this array are removed"); `DELETE` of that path unassigns
  * it. There is no read of one assignment: the listing is the only way to see one.
  */
-import { isRecord } from "../client/is-record";
-import type { JsonResponse, RequestOptions } from "../client/types";
+import type { RequestOptions } from "../client/types";
 import { ListedApiKey } from "./api-keys";
 import { explainAuthorization, type Operation } from "./authorization-error";
+import { defineListing } from "./define-listing";
 import { hex24Segment, quoteValue } from "./ids";
 import { InputError } from "./input-error";
-import {
-  type ListAllOptions,
-  type Page,
-  type PageRequest,
-  pageQuery,
-  readConsistentListing,
-} from "./listing-pages";
+import type { Listing } from "./listing-pages";
 import { explainNotFound, type PathIds } from "./not-found";
-import { parseResponse, unnamedRecordError } from "./parse";
 import { sendRequest } from "./request";
-import { apiKeyListingSchema, apiKeyPageSchema } from "./schemas";
+import { apiKeySchema } from "./schemas";
 import type { Transport } from "./transport";
-import { GROUP_ROLES, type GroupRole } from "./types";
-
-/** How a project's key listing names what it lists, in the messages of one that never agrees. */
-const PROJECT_KEYS = { item: "key", items: "keys", listing: "the project's API key listing" } as const;
+import { type ApiKey, GROUP_ROLES, type GroupRole } from "./types";
 
 /** `/groups/{GROUP-ID}/apiKeys`, the project's id checked first. */
 export function projectKeysPath(groupId: string): string {
@@ -46,60 +36,27 @@ function requestAs(transport: Transport, operation: Operation, options: RequestO
   );
 }
 
-const isNonEmptyString = (value: unknown): value is string => typeof value === "string" && value !== "";
-
 /**
- * `GET /groups/{GROUP-ID}/apiKeys`: one page of the project's keys, the envelope checked now and each
- * key when it is used (see {@link ListedApiKey}). A key without an id or public key fails the page.
+ * `GET /groups/{GROUP-ID}/apiKeys`: the keys that hold a role in the project, each with every role it
+ * holds (its organization's and other projects' too), known by id and public key, read through
+ * ./listing-pages.ts as every listing is (`readListingPage`, `readListingByPage`, `readWholeListing`).
  */
-export async function listProjectApiKeysPage(
-  transport: Transport,
-  groupId: string,
-  page: Partial<PageRequest> = {},
-): Promise<Page<ListedApiKey>> {
+export function projectApiKeyListing(groupId: string): Listing<ApiKey, ListedApiKey> {
   const path = projectKeysPath(groupId);
-  const { pageNum, itemsPerPage } = pageQuery(page);
-  const response: JsonResponse = await requestAs(
-    transport,
-    { kind: "listProjectApiKeys", groupId },
-    { method: "GET", path, query: { pageNum, itemsPerPage } },
-    { groupId },
-  );
-  const envelope = parseResponse(apiKeyListingSchema, response, "GET", path);
-  const results = envelope.results.map((record, index) => {
-    if (!isRecord(record) || !isNonEmptyString(record.id) || !isNonEmptyString(record.publicKey)) {
-      // Not even an id and a public key: the whole page's schema says what is wrong.
-      parseResponse(apiKeyPageSchema, response, "GET", path);
-      throw unnamedRecordError(response, path, index, "id or public key");
-    }
-    return new ListedApiKey(
-      record as Record<string, unknown> & { id: string; publicKey: string },
-      response,
-      path,
-      index,
-    );
+  return defineListing({
+    path,
+    noun: { item: "key", items: "keys", listing: "the project's API key listing" },
+    schema: apiKeySchema,
+    names: ["id", "publicKey"],
+    listed: (names, check) => new ListedApiKey(names.id!, names.publicKey!, check),
+    get: (transport, query) =>
+      requestAs(
+        transport,
+        { kind: "listProjectApiKeys", groupId },
+        { method: "GET", path, query: { ...query } },
+        { groupId },
+      ),
   });
-  return { results, totalCount: envelope.totalCount, url: response.url };
-}
-
-/**
- * Every key of a project with its roles, handed to `onPage` page by page as they arrive, from a read
- * whose pages agree (read again while they disagree, then an `InconsistentListingError`), as an
- * organization's keys and a project's jobs are read. Resolves once a read's pages agreed: a caller that
- * takes a missing key to be unassigned must look again in a later listing, as the org's keys do.
- */
-export async function listProjectApiKeysByPage(
-  transport: Transport,
-  groupId: string,
-  onPage: (keys: ListedApiKey[]) => void,
-  options: ListAllOptions = {},
-): Promise<void> {
-  await readConsistentListing(
-    projectKeysPath(groupId),
-    (page) => listProjectApiKeysPage(transport, groupId, page),
-    options,
-    { onPage: (keys) => onPage(keys), noun: PROJECT_KEYS },
-  );
 }
 
 /**

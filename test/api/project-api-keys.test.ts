@@ -8,10 +8,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { isApiKeyGone } from "../../provider/api/api-key-gone";
 import { AuthorizationError } from "../../provider/api/authorization-error";
 import { InputError } from "../../provider/api/input-error";
+import { readListingByPage, readListingPage } from "../../provider/api/listing-pages";
 import {
   assignProjectApiKey,
-  listProjectApiKeysByPage,
-  listProjectApiKeysPage,
+  projectApiKeyListing,
   unassignProjectApiKey,
 } from "../../provider/api/project-api-keys";
 import type { Role } from "../../provider/api/types";
@@ -76,9 +76,9 @@ describe("a project's key listing", () => {
     sim.resetRequests();
     const seen: string[] = [];
     const roles = new Map<string, Role[]>();
-    await listProjectApiKeysByPage(
+    await readListingByPage(
       client,
-      GROUP,
+      projectApiKeyListing(GROUP),
       (keys) => {
         for (const k of keys) {
           seen.push(k.id);
@@ -100,14 +100,17 @@ describe("a project's key listing", () => {
     ).toEqual(["1", "2", "3"]);
     // The private key is redacted on every listed key, as everywhere else.
     await expect(
-      listProjectApiKeysPage(client, GROUP).then((p) => p.results.map((k) => k.key().privateKey)),
+      readListingPage(client, projectApiKeyListing(GROUP)).then((p) =>
+        p.results.map((k) => k.key().privateKey),
+      ),
     ).resolves.toEqual(assigned.map(() => expect.stringMatching(/^\*{8}-\*{4}-\*{4}-/)));
   });
 
   it("a project the server does not know fails naming groupId", async () => {
-    const error = await listProjectApiKeysPage(clientOf(sim), "5f00000000000000000000bf").catch(
-      (e: unknown) => e,
-    );
+    const error = await readListingPage(
+      clientOf(sim),
+      projectApiKeyListing("5f00000000000000000000bf"),
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as Error).message).toMatch(
       /^GET \/groups\/5f00000000000000000000bf\/apiKeys failed: 404 GROUP_NOT_FOUND — .*check groupId "5f00000000000000000000bf"/,
@@ -156,7 +159,8 @@ describe("assigning and unassigning a key", () => {
       () => assignProjectApiKey(client, GROUP, key, []),
       () => assignProjectApiKey(client, GROUP, key, ["ORG_OWNER" as never]),
       () => unassignProjectApiKey(client, GROUP, "5f00%2F"),
-      () => listProjectApiKeysPage(client, GROUP, { itemsPerPage: 501 }),
+      async () => readListingPage(client, projectApiKeyListing("5f00/../orgs")),
+      () => readListingPage(client, projectApiKeyListing(GROUP), { itemsPerPage: 501 }),
     ]) {
       await expect(attempt()).rejects.toBeInstanceOf(InputError);
     }
@@ -178,7 +182,7 @@ describe("assigning and unassigning a key", () => {
     );
     expect(sim.state.apiKey(target.id)!.roles.some((r) => r.groupId === GROUP)).toBe(false);
     // Its project role is enough to list the project's keys.
-    await expect(listProjectApiKeysPage(client, GROUP)).resolves.toMatchObject({
+    await expect(readListingPage(client, projectApiKeyListing(GROUP))).resolves.toMatchObject({
       totalCount: expect.any(Number),
     });
   });
