@@ -4,6 +4,7 @@ import { ApiError, type ApiErrorInit } from "../client/errors";
 export type Operation =
   | { kind: "listOrgApiKeys"; orgId: string }
   | { kind: "updateOrgApiKey"; orgId: string }
+  | { kind: "apiKeyAccessList"; orgId: string }
   | { kind: "createLogCollectionJob"; groupId: string }
   | { kind: "listLogCollectionJobs"; groupId: string }
   | { kind: "extendLogCollectionJob"; groupId: string }
@@ -31,6 +32,11 @@ function describe(operation: Operation): { what: string; needs: string } {
       return {
         what: "updating an organization API key",
         needs: `the Organization Owner (ORG_OWNER) or Organization User Admin role in organization ${operation.orgId}`,
+      };
+    case "apiKeyAccessList":
+      return {
+        what: "reading or changing an API key's access list",
+        needs: `the Organization Owner (ORG_OWNER) role in organization ${operation.orgId}, or to be that API key`,
       };
     case "createLogCollectionJob":
     case "listLogCollectionJobs":

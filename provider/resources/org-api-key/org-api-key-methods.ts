@@ -10,6 +10,7 @@ import { inContext } from "../shared/in-context";
 import { ResourceError } from "../shared/resource-error";
 import { currentClient, currentSettings, whenConfigured } from "../shared/runtime";
 import { isUnknown } from "../shared/validate";
+import { accessListAfterUpdate, manageAccessList, readAccessList, restoreAccessList } from "./access-list";
 import { changeFor, checkKeyInputs, declaredChange, roleSet, sameSet } from "./org-api-key-inputs";
 import { findKey, rememberKey } from "./org-key-cache";
 import type { OrgApiKeyProviderInputs, OrgApiKeyProviderOutputs, ProjectRole } from "./types";
@@ -66,7 +67,7 @@ function adoptedAfter(olds: OrgApiKeyProviderOutputs, news: OrgApiKeyProviderInp
 function outputsFor(
   inputs: OrgApiKeyProviderInputs,
   key: ApiKey,
-  adopted: { desc: string; roles: OrgRole[] },
+  adopted: OrgApiKeyProviderOutputs["adopted"],
 ): OrgApiKeyProviderOutputs {
   return {
     orgId: inputs.orgId,
@@ -145,6 +146,12 @@ export async function diff(_id: string, olds: OrgApiKeyProviderOutputs, news: Or
   if (news.desc === undefined ? was.desc : !was.desc || descDiffers) updates.push("desc");
   if (news.roles === undefined ? was.roles : !was.roles || rolesDiffer) updates.push("roles");
   if ((news.restoreOnDelete ?? false) !== (olds.restoreOnDelete ?? false)) updates.push("restoreOnDelete");
+  // Managed while the state holds it: starting, ceasing, or another set is an update.
+  const listDiffers =
+    olds.accessList === undefined ||
+    isUnknown(news.accessList) ||
+    !sameSet(news.accessList ?? [], olds.accessList);
+  if (news.accessList === undefined ? olds.accessList !== undefined : listDiffers) updates.push("accessList");
   return {
     changes: replaces.length + updates.length > 0,
     replaces,
@@ -170,7 +177,10 @@ export async function create(inputs: OrgApiKeyProviderInputs) {
     const adopted = { desc: key.desc ?? "", roles: orgRolesOf(key) };
     const change = changeFor(inputs, adopted);
     if (change !== undefined) key = await patch(inputs.orgId, key, change);
-    return { id: key.id, outs: outputsFor(inputs, key, adopted) };
+    if (inputs.accessList === undefined) return { id: key.id, outs: outputsFor(inputs, key, adopted) };
+    const list = await manageAccessList(client, inputs.orgId, key.id, inputs.accessList);
+    const outs = outputsFor(inputs, key, { ...adopted, accessList: list.before });
+    return { id: key.id, outs: { ...outs, ...list.outputs } };
   } catch (error) {
     throw withContext(error, describeKey(inputs.orgId, selector));
   }
@@ -188,7 +198,11 @@ export async function update(id: string, olds: OrgApiKeyProviderOutputs, news: O
     if (changeFor(news, { desc: olds.desc, roles: olds.roles }) !== undefined) {
       key = await patch(news.orgId, key, declaredChange(news));
     }
-    return { outs: outputsFor(news, key, adoptedAfter(olds, news)) };
+    const list = await accessListAfterUpdate(currentClient(), news.orgId, id, olds, news.accessList);
+    const adopted: OrgApiKeyProviderOutputs["adopted"] = adoptedAfter(olds, news);
+    if (list.adopted !== undefined) adopted.accessList = list.adopted;
+    const outs = outputsFor(news, key, adopted);
+    return { outs: list.outputs === undefined ? outs : { ...outs, ...list.outputs } };
   } catch (error) {
     const gone = isApiKeyGone(error)
       ? " The key may have been deleted outside Pulumi: run `pulumi refresh` to drop it from the stack."
@@ -206,6 +220,7 @@ export async function read(id: string, olds: Partial<OrgApiKeyProviderOutputs>) 
     );
   }
   const orgId = olds.orgId;
+  let listRead = false;
   try {
     const key = await findKey(currentClient(), orgId, { id });
     if (key === undefined) return { id: "", props: {} };
@@ -217,16 +232,27 @@ export async function read(id: string, olds: Partial<OrgApiKeyProviderOutputs>) 
     if (managed.roles) inputs.roles = orgRolesOf(key) as OrgRole[];
     if (olds.restoreOnDelete) inputs.restoreOnDelete = true;
     const adopted = olds.adopted ?? { desc: key.desc ?? "", roles: orgRolesOf(key) };
+    const props = outputsFor(inputs, key, adopted);
+    if (olds.accessList !== undefined) {
+      listRead = true;
+      const list = await readAccessList(currentClient(), orgId, key.id);
+      inputs.accessList = list.accessList;
+      Object.assign(props, list);
+    }
     // Returning inputs too makes a preview after refresh show drift as server value → declared value;
     // the host forwards them from SDK 3.216 (pulumi/pulumi#21315), the peer dependency's floor.
-    return { id: key.id, props: outputsFor(inputs, key, adopted), inputs };
+    return { id: key.id, props, inputs };
   } catch (error) {
     // The only request here is the org's listing, which names no key: an API_KEY_NOT_FOUND answer to
     // it is about something else (the caller's own key, say), never this key. Whether this key is gone
     // is findKey's to say, from two consistent listings that lack it.
-    const notThisKey = isApiKeyGone(error)
-      ? ` That answer came to the organization's key listing, which names no key, so it does not say that API key ${id} is gone: the key stays in the stack. Check that the key the provider signs with (opsmanager:publicKey) still exists, then run the refresh again.`
-      : "";
+    const notThisKey = listRead
+      ? isApiKeyGone(error)
+        ? " The key's own access list said so, after the organization's listing still had the key: if it was deleted meanwhile, the next `pulumi refresh` drops it from the stack."
+        : ""
+      : isApiKeyGone(error)
+        ? ` That answer came to the organization's key listing, which names no key, so it does not say that API key ${id} is gone: the key stays in the stack. Check that the key the provider signs with (opsmanager:publicKey) still exists, then run the refresh again.`
+        : "";
     throw withContext(error, describeKey(orgId, { id }), notThisKey);
   }
 }
@@ -239,6 +265,11 @@ export async function read(id: string, olds: Partial<OrgApiKeyProviderOutputs>) 
 export async function remove(id: string, olds: OrgApiKeyProviderOutputs): Promise<void> {
   await whenConfigured();
   if (!olds.restoreOnDelete || olds.adopted === undefined) return;
+  try {
+    await restoreAccessList(currentClient(), olds.orgId, id, olds);
+  } catch (error) {
+    if (!isApiKeyGone(error)) throw withContext(error, `restoring ${describeKey(olds.orgId, { id })}`);
+  }
   const change: ApiKeyChange = {};
   if (olds.managed?.desc && olds.adopted.desc !== "") change.desc = olds.adopted.desc;
   if (olds.managed?.roles && olds.adopted.roles.length > 0) change.roles = olds.adopted.roles as OrgRole[];
