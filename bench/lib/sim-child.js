@@ -46,11 +46,8 @@ const WARM_GROUP = "5f00000000000000000000ff";
  */
 async function warmUp(clients = 8) {
   const { HttpClient } = require("../../dist/provider/client");
-  const {
-    listAllOrgApiKeys,
-    listOrgApiKeysPage,
-    patchOrgApiKey,
-  } = require("../../dist/provider/api/api-keys");
+  const { orgApiKeyListing, patchOrgApiKey } = require("../../dist/provider/api/api-keys");
+  const { readListingPage, readWholeListing } = require("../../dist/provider/api/listing-pages");
   const { createLogCollectionJob } = require("../../dist/provider/api/log-collection-jobs");
   sim.state.addGroup(WARM_GROUP);
   const admin = sim.state.apiKeys().find((k) => k.publicKey === sim.publicKey);
@@ -61,10 +58,10 @@ async function warmUp(clients = 8) {
       password: sim.privateKey,
     });
     try {
-      await listAllOrgApiKeys(client, sim.orgId);
+      await readWholeListing(client, orgApiKeyListing(sim.orgId), {}, { sameTwice: true });
       await Promise.all(
         [1, 2, 3, 4, 5].map((pageNum) =>
-          listOrgApiKeysPage(client, sim.orgId, { pageNum, itemsPerPage: 100 }),
+          readListingPage(client, orgApiKeyListing(sim.orgId), { pageNum, itemsPerPage: 100 }),
         ),
       );
       for (let round = 0; round < 2; round++) {

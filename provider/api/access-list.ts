@@ -9,9 +9,11 @@ import { ApiError } from "../client/errors";
 import type { JsonResponse, RequestOptions } from "../client/types";
 import { type CanonicalEntry, canonicalEntry, isCanonicalEntry } from "./access-list-entry";
 import { explainAuthorization } from "./authorization-error";
+import { defineListing } from "./define-listing";
 import { idSegment, quoteValue } from "./ids";
 import { InputError } from "./input-error";
-import { type ListAllOptions, type PageRequest, readConsistentListing } from "./listing-pages";
+import { ListedRecord } from "./listed-record";
+import { type ListAllOptions, type Listing, readWholeListing } from "./listing-pages";
 import { explainNotFound } from "./not-found";
 import { parseResponse } from "./parse";
 import { sendRequest } from "./request";
@@ -101,6 +103,23 @@ function requestAs(transport: Transport, options: RequestOptions, orgId: string,
 }
 
 /**
+ * `GET …/accessList`: a key's access list, paged as an organization's keys are, each entry known by
+ * its `cidrBlock` (an address entry carries its `/32` or `/128` block too).
+ */
+export function accessListListing(orgId: string, apiKeyId: string): Listing<AccessListEntry> {
+  const path = listPath(orgId, apiKeyId);
+  return defineListing({
+    path,
+    noun: ENTRIES,
+    schema: entrySchema,
+    names: ["cidrBlock"],
+    listed: (names, check) => new ListedRecord(names.cidrBlock ?? "", check),
+    get: (transport, query) =>
+      requestAs(transport, { method: "GET", path, query: { ...query } }, orgId, apiKeyId),
+  });
+}
+
+/**
  * Every entry of a key's access list, each once, read through the same consistent-page reader as an
  * organization's keys (a read whose pages disagree is read again).
  */
@@ -110,23 +129,7 @@ export async function listAccessList(
   apiKeyId: string,
   options: ListAllOptions = {},
 ): Promise<AccessListEntry[]> {
-  const path = listPath(orgId, apiKeyId);
-  const readPage = async ({ pageNum, itemsPerPage }: PageRequest) => {
-    const response = await requestAs(
-      transport,
-      { method: "GET", path, query: { pageNum, itemsPerPage } },
-      orgId,
-      apiKeyId,
-    );
-    const page = parseResponse(entryPageSchema, response, "GET", path);
-    return {
-      results: page.results.map((e) => ({ ...e, id: e.entry })),
-      totalCount: page.totalCount,
-      url: response.url,
-    };
-  };
-  const pages = await readConsistentListing(path, readPage, options, { noun: ENTRIES });
-  return pages.flat().map(({ id: _id, ...entry }) => entry);
+  return readWholeListing(transport, accessListListing(orgId, apiKeyId), options);
 }
 
 /** What the POST answered: the list's entries, and whether they are all of it (one page of it, else). */

@@ -1,5 +1,14 @@
 import { RequestError } from "../client/errors";
-import type { ListingNoun } from "./listing-pages";
+
+/** How a listing names what it lists, in the messages of one whose pages disagree. */
+export interface ListingNoun {
+  item: string;
+  items: string;
+  /** The listing as a whole: `the organization's key listing`. */
+  listing: string;
+}
+
+const RECORDS: ListingNoun = { item: "record", items: "records", listing: "the listing" };
 
 /** What {@link InconsistentListingError} says about the listing it gave up on. */
 export interface InconsistentListingErrorInit {
@@ -11,18 +20,18 @@ export interface InconsistentListingErrorInit {
   reads: number;
   /** How the pages of the last read disagreed, e.g. `page 2 said 1,199 keys where page 1 said 1,200`. */
   disagreement: string;
-  /** What the listing lists; default an organization's keys. */
+  /** What the listing lists; default records of a listing. */
   noun?: ListingNoun;
-  /** Whether two reads in a row had to agree and list the same ids (`getOrgApiKeys`). Default false. */
+  /** Whether two reads in a row had to agree and list the same ids. Default false. */
   sameTwice?: boolean;
 }
 
 /**
- * An organization's key listing (or a project's job listing) whose pages disagreed with each other on
- * every read, or (where two reads must agree) that never gave the same ids twice in a row (code
- * `OM_ERR_INCONSISTENT_LISTING`): keys were added or deleted while the pages were read, so a key could
- * have been on no page or on two. Such a listing is read again a bounded number of times, then
- * reported rather than trusted: no key is taken to be gone on its word.
+ * A listing (an organization's keys, a project's jobs) whose pages disagreed with each other on every
+ * read, or (where two reads must agree) that never gave the same ids twice in a row (code
+ * `OM_ERR_INCONSISTENT_LISTING`): records were added or deleted while the pages were read, so a record
+ * could have been on no page or on two. Such a listing is read again a bounded number of times, then
+ * reported rather than trusted: no record is taken to be gone on its word.
  *
  * @example
  * `GET /orgs/5f1…/apiKeys: the organization's key listing kept changing while it was read (read 3 times; …)`
@@ -32,7 +41,7 @@ export class InconsistentListingError extends RequestError {
   readonly disagreement: string;
 
   constructor(init: InconsistentListingErrorInit) {
-    const noun = init.noun ?? { item: "key", items: "keys", listing: "the organization's key listing" };
+    const noun = init.noun ?? RECORDS;
     const items = noun.items.charAt(0).toUpperCase() + noun.items.slice(1);
     super(
       "OM_ERR_INCONSISTENT_LISTING",

@@ -1,7 +1,7 @@
 /**
- * A record of a listed page: its id read now, the rest of it checked only when first used, so that a
- * record the server describes wrongly fails the resource that uses it, not every resource of the
- * listing, and a listing of thousands checks only the records a deployment uses.
+ * A record of a listed page: what it is known by (its id) read now, the rest of it checked only when
+ * first used, so that a record the server describes wrongly fails the resource that uses it, not every
+ * resource of the listing, and a listing of thousands checks only the records a deployment uses.
  *
  * It takes the check as a function rather than a schema, so that its declaration names no zod type
  * (the package's public declarations must not: see `types.ts`).
@@ -19,7 +19,7 @@ export class ListedRecord<T> {
   }
 
   /** The record as its check reads it; checked once. */
-  protected checked(): T {
+  record(): T {
     this.parsed ??= this.check();
     return this.parsed;
   }

@@ -1,14 +1,23 @@
 /**
- * Reading a whole paged listing (an organization's keys, a project's log collection jobs) so that it
- * can be trusted: pages are offsets into a list that others may change meanwhile (spec, List API keys:
+ * Reading a paged listing (an organization's keys, a project's log collection jobs) so that it can be
+ * trusted: pages are offsets into a list that others may change meanwhile (spec, List API keys:
  * `pageNum`, `itemsPerPage`, `totalCount`), so a read whose pages disagree is read again, and reported
- * when it never agrees.
+ * when it never agrees. Every listing goes through here: a {@link Listing} says where it is and how its
+ * records are checked, and {@link readListingPage}, {@link readListingByPage} and
+ * {@link readWholeListing} read it.
  */
 
+import { isRecord } from "../client/is-record";
+import type { JsonResponse } from "../client/types";
 import { quoteValue } from "./ids";
-import { InconsistentListingError } from "./inconsistent-listing-error";
+import { InconsistentListingError, type ListingNoun } from "./inconsistent-listing-error";
 import { InputError } from "./input-error";
+import { ListedRecord } from "./listed-record";
+import { unnamedRecordError } from "./parse";
 import { MAX_ITEMS_PER_PAGE } from "./schemas";
+import type { Transport } from "./transport";
+
+export type { ListingNoun } from "./inconsistent-listing-error";
 
 /** Which page to read, as `readConsistentListing` asks it of its page reader. */
 export interface PageRequest {
@@ -16,11 +25,19 @@ export interface PageRequest {
   itemsPerPage: number;
 }
 
+/** Which page of a listing to read. */
+export interface PageOptions {
+  /** 1-based. Default 1. */
+  pageNum?: number;
+  /** 1 to 500. Default 500 (the spec's maximum: fewer round trips). */
+  itemsPerPage?: number;
+}
+
 /**
  * `pageNum` and `itemsPerPage` of one page, defaults filled in (1, and the spec's largest 500: fewer
  * round trips) and checked before anything is sent.
  */
-export function pageQuery(options: Partial<PageRequest>): PageRequest {
+export function pageQuery(options: PageOptions): PageRequest {
   const pageNum = options.pageNum ?? 1;
   const itemsPerPage = options.itemsPerPage ?? MAX_ITEMS_PER_PAGE;
   if (!Number.isInteger(pageNum) || pageNum < 1) {
@@ -45,7 +62,7 @@ export const LISTING_READS = 3;
  */
 const PAGES_AT_ONCE = 8;
 
-/** How a listing is read (`listAllOrgApiKeys`, `listOrgApiKeysByPage`, and the jobs' listings). */
+/** How a listing is read. */
 export interface ListAllOptions {
   /** Asked of page 1, 1 to 500. Default 500. A server that serves fewer sets the size of the others. */
   itemsPerPage?: number;
@@ -61,16 +78,98 @@ export interface Page<K> {
   url: string;
 }
 
-/** How a listing names what it lists, in the messages of one whose pages disagree. */
-export interface ListingNoun {
-  item: string;
-  items: string;
-  /** The listing as a whole: `the organization's key listing`. */
-  listing: string;
+/**
+ * One listing of the API: where it is, what it lists, and how a record of its pages is read. A record
+ * is known by its `names` (the first its id) as soon as its page is in; the rest is checked when the
+ * record is first used ({@link ListedRecord}).
+ */
+export interface Listing<T, L extends ListedRecord<T> = ListedRecord<T>> {
+  /** Below the API root, its ids checked: `/orgs/{ORG-ID}/apiKeys`. Also what the listing is known by. */
+  readonly path: string;
+  readonly noun: ListingNoun;
+  /** The GET of one page, its errors told in this API's terms. */
+  readonly get: (transport: Transport, query: PageRequest) => Promise<JsonResponse>;
+  /** Reads `results[index]` of a page whole; throws a `ResponseShapeError` naming its place. */
+  readonly check: (response: JsonResponse, value: unknown, index: number) => T;
+  /** Checks a page's envelope (`results`, `totalCount`); throws a `ResponseShapeError`. */
+  readonly envelope: (response: JsonResponse) => { results: unknown[]; totalCount: number };
+  /** The string fields a record must carry to be listed at all, its id first. */
+  readonly names: readonly [string, ...string[]];
+  /** The listed record, made of its names and its check. */
+  readonly listed: (names: Readonly<Record<string, string>>, check: () => T) => L;
 }
 
-/** An organization's keys, what listings were first read for. */
-export const KEYS: ListingNoun = { item: "key", items: "keys", listing: "the organization's key listing" };
+/** A listed record of its id alone: what {@link Listing.listed} is for most listings. */
+export const listedById = <T>(names: Readonly<Record<string, string>>, check: () => T): ListedRecord<T> =>
+  new ListedRecord(names.id ?? "", check);
+
+/**
+ * One page of `listing`, its options checked before anything is sent, its envelope checked now and
+ * each record when it is used. A record without its names fails the whole page, naming the record.
+ */
+export async function readListingPage<T, L extends ListedRecord<T>>(
+  transport: Transport,
+  listing: Listing<T, L>,
+  page: PageOptions = {},
+): Promise<Page<L>> {
+  const response = await listing.get(transport, pageQuery(page));
+  const envelope = listing.envelope(response);
+  const results = envelope.results.map((value, index) => {
+    const names: Record<string, string> = {};
+    for (const name of listing.names) {
+      const field = isRecord(value) ? value[name] : undefined;
+      if (typeof field !== "string" || field === "") {
+        // Without what it is known by: the record's check says what is wrong, as for the rest of it.
+        listing.check(response, value, index);
+        throw unnamedRecordError(response, listing.path, index, listing.names.join(" or "));
+      }
+      names[name] = field;
+    }
+    return listing.listed(names, () => listing.check(response, value, index));
+  });
+  return { results, totalCount: envelope.totalCount, url: response.url };
+}
+
+/**
+ * Every record of `listing`, handed to `onPage` page by page as they arrive, so a caller can use a
+ * record before the whole listing is in. A listing whose pages disagree is read again, up to
+ * `maxReads` reads in all, and every read's pages are handed over (a record on any page was really
+ * listed). Resolves when a read's pages agreed (once: a caller that takes a missing record to be gone
+ * must look again, as the shared listings of resources/ do); rejects with an `InconsistentListingError`
+ * when none did, or with the first page's error.
+ */
+export async function readListingByPage<T, L extends ListedRecord<T>>(
+  transport: Transport,
+  listing: Listing<T, L>,
+  onPage: (records: L[]) => void,
+  options: ListAllOptions = {},
+): Promise<void> {
+  await readConsistentListing(listing.path, (page) => readListingPage(transport, listing, page), options, {
+    onPage: (records) => onPage(records),
+    noun: listing.noun,
+  });
+}
+
+/**
+ * Every record of `listing`, each once and checked. With `sameTwice`, the listing is read twice, one
+ * read after the other, and taken only when both reads' pages agree and list the same ids: a record
+ * deleted and another added between two pages (a rotation) leave one read's pages agreeing without a
+ * live record, which the next read has.
+ */
+export async function readWholeListing<T, L extends ListedRecord<T>>(
+  transport: Transport,
+  listing: Listing<T, L>,
+  options: ListAllOptions = {},
+  how: { sameTwice?: boolean } = {},
+): Promise<T[]> {
+  const pages = await readConsistentListing(
+    listing.path,
+    (page) => readListingPage(transport, listing, page),
+    options,
+    { sameTwice: how.sameTwice ?? false, noun: listing.noun },
+  );
+  return pages.flat().map((record) => record.record());
+}
 
 /** The pages of one read of a listing, in page order, or how they disagreed. */
 type Read<K> = { pages: K[][]; url: string; disagreement?: string };
@@ -80,14 +179,14 @@ const count = (n: number) => n.toLocaleString("en-US");
 /**
  * Reads a listing once: page 1, then the others concurrently, each handed to `onPage` as it arrives,
  * and says whether the pages agree. They agree when every page gives page 1's `totalCount`, every page
- * but the last is full, the last holds the rest, and no id is on two pages, so that the keys add up to
- * `totalCount`. A key deleted or added before the page being read shifts the later pages by one
- * (offset paging): a key is then on no page, or on two. Once a page disagrees no other page is asked.
+ * but the last is full, the last holds the rest, and no id is on two pages, so that the records add up to
+ * `totalCount`. A record deleted or added before the page being read shifts the later pages by one
+ * (offset paging): a record is then on no page, or on two. Once a page disagrees no other page is asked.
  */
 async function readListingOnce<K extends { id: string }>(
   readPage: (request: PageRequest) => Promise<Page<K>>,
   itemsPerPage: number,
-  onPage: (keys: K[], pageNum: number) => void,
+  onPage: (records: K[], pageNum: number) => void,
   noun: ListingNoun,
 ): Promise<Read<K>> {
   const first = await readPage({ pageNum: 1, itemsPerPage });
@@ -95,7 +194,7 @@ async function readListingOnce<K extends { id: string }>(
   const total = first.totalCount;
   const served = first.results.length;
   const read: Read<K> = { pages: [first.results], url: first.url };
-  // A page 1 shorter than asked while more keys exist shows the server's own page size (some servers
+  // A page 1 shorter than asked while more records exist shows the server's own page size (some servers
   // cap itemsPerPage silently): the other pages are asked with it, so their offsets are unambiguous.
   const size = served < itemsPerPage && total > served ? served : itemsPerPage;
   if (size === 0) {
@@ -128,12 +227,12 @@ async function readListingOnce<K extends { id: string }>(
   await Promise.all(Array.from({ length: Math.min(PAGES_AT_ONCE, pageCount - 1) }, worker));
   if (read.disagreement !== undefined) return read;
   const pageOf = new Map<string, number>();
-  read.pages.forEach((keys, i) => {
-    for (const key of keys) {
-      const seen = pageOf.get(key.id);
+  read.pages.forEach((records, i) => {
+    for (const record of records) {
+      const seen = pageOf.get(record.id);
       if (seen !== undefined) {
-        read.disagreement ??= `${noun.item} ${key.id} was on page ${seen} and on page ${i + 1}`;
-      } else pageOf.set(key.id, i + 1);
+        read.disagreement ??= `${noun.item} ${record.id} was on page ${seen} and on page ${i + 1}`;
+      } else pageOf.set(record.id, i + 1);
     }
   });
   if (read.disagreement === undefined && pageOf.size !== total) {
@@ -144,19 +243,19 @@ async function readListingOnce<K extends { id: string }>(
 
 /** How {@link readConsistentListing} hands pages over and when it accepts a read. */
 export interface ListingReadOptions<K> {
-  /** Called with every page of every read as it arrives: a key on any page was really listed. */
-  onPage?: (keys: K[], pageNum: number) => void;
+  /** Called with every page of every read as it arrives: a record on any page was really listed. */
+  onPage?: (records: K[], pageNum: number) => void;
   /**
    * Accept a read whose pages agree only when the read just before it agreed too and listed the same
-   * ids. A key deleted and another added between two pages (a rotation) leave the pages agreeing while
-   * a key slid onto a page already read: such a read lacks a live key, and only the next read shows it.
+   * ids. A record deleted and another added between two pages (a rotation) leave the pages agreeing
+   * while a record slid onto a page already read: such a read lacks a live one; the next read shows it.
    */
   sameTwice?: boolean;
-  /** What the listing lists, for its messages. Default an organization's keys ({@link KEYS}). */
-  noun?: ListingNoun;
+  /** What the listing lists, for its messages. */
+  noun: ListingNoun;
 }
 
-const idsOf = <K extends { id: string }>(pages: K[][]) => new Set(pages.flat().map((key) => key.id));
+const idsOf = <K extends { id: string }>(pages: K[][]) => new Set(pages.flat().map((record) => record.id));
 
 /** The first id that is in one of two reads and not in the other, said so; `undefined`: the same ids. */
 function oneOnly(first: Set<string>, second: Set<string>, noun: ListingNoun): string | undefined {
@@ -175,7 +274,7 @@ export async function readConsistentListing<K extends { id: string }>(
   path: string,
   readPage: (request: PageRequest) => Promise<Page<K>>,
   options: ListAllOptions,
-  how: ListingReadOptions<K> = {},
+  how: ListingReadOptions<K>,
 ): Promise<K[][]> {
   const itemsPerPage = options.itemsPerPage ?? MAX_ITEMS_PER_PAGE;
   const maxReads = options.maxReads ?? LISTING_READS;
@@ -184,7 +283,7 @@ export async function readConsistentListing<K extends { id: string }>(
     throw new InputError("maxReads", `must be a whole number from ${least}`, quoteValue(maxReads));
   }
   const onPage = how.onPage ?? (() => {});
-  const noun = how.noun ?? KEYS;
+  const { noun } = how;
   let before: Set<string> | undefined;
   let disagreement = "";
   let url = "";

@@ -69,7 +69,7 @@ export async function createLogCollectionJob(
   const uncertain = (cause: RequestError) =>
     new UncertainCreateError(
       "log collection job",
-      `check the project's log collection jobs in Ops Manager (project ${groupId}); a job made by this attempt is not in the stack`,
+      `check the project's log collection jobs in Ops Manager (project ${groupId})`,
       cause,
     );
   let response: JsonResponse;

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import {
   type ApiKey,
-  type ApiKeyPage,
   LOG_TYPES,
   type LogCollectionJobRecord,
   type LogCollectionJobRequest,
@@ -12,7 +11,6 @@ import {
 
 export type {
   ApiKey,
-  ApiKeyPage,
   GroupRole,
   LogCollectionJobRecord,
   LogCollectionJobRequest,
@@ -67,13 +65,11 @@ export const apiKeySchema = z.object({
   roles: z.array(roleSchema).default([]),
 });
 
-export const apiKeyPageSchema = z.object({
-  results: z.array(apiKeySchema),
-  totalCount: z.number().int().nonnegative(),
-});
-
-/** A page's envelope alone: its keys are checked one by one when used (api-keys.ts, `ListedApiKey`). */
-export const apiKeyListingSchema = z.object({
+/**
+ * A page of any listing, its envelope alone: its records are checked one by one when used
+ * (./listing-pages.ts, `readListingPage`).
+ */
+export const listingPageSchema = z.object({
   results: z.array(z.unknown()),
   totalCount: z.number().int().nonnegative(),
 });
@@ -109,12 +105,6 @@ export const logCollectionJobRecordSchema = z.object({
   uncompressedSizeTotalBytes: z.number().nonnegative().nullish(),
 });
 
-/** A page of a project's jobs, its envelope alone: each record is checked when used. */
-export const logCollectionJobListingSchema = z.object({
-  results: z.array(z.unknown()),
-  totalCount: z.number().int().nonnegative(),
-});
-
 // The types in types.ts are written by hand (see there why); the build stops when a schema and its type
 // part ways.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -122,7 +112,6 @@ type Holds<T extends true> = T;
 export type SchemasMatchTypes = [
   Holds<Same<z.infer<typeof roleSchema>, Role>>,
   Holds<Same<z.infer<typeof apiKeySchema>, ApiKey>>,
-  Holds<Same<z.infer<typeof apiKeyPageSchema>, ApiKeyPage>>,
   Holds<Same<z.infer<typeof logCollectionJobRequestSchema>, LogCollectionJobRequest>>,
   Holds<Same<z.infer<typeof logCollectionJobResponseSchema>, LogCollectionJobResponse>>,
   Holds<Same<z.infer<typeof logCollectionJobRecordSchema>, LogCollectionJobRecord>>,

@@ -58,12 +58,6 @@ export interface ApiKey {
   roles: Role[];
 }
 
-/** One page of an organization's API keys. */
-export interface ApiKeyPage {
-  results: ApiKey[];
-  totalCount: number;
-}
-
 /** The body of a log collection job's POST. */
 export interface LogCollectionJobRequest {
   resourceType: ResourceType;

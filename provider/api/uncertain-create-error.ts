@@ -7,14 +7,17 @@ import { RequestError } from "../client/errors";
  * error about it.
  */
 export class UncertainCreateError extends RequestError {
+  /** What to check before trying again, in Ops Manager's terms ("check the project's …"). */
+  readonly check: string;
+
   constructor(what: string, check: string, cause: RequestError) {
     super(
       "OM_ERR_UNCERTAIN_CREATE",
-      `${cause.message}. The server may have created the ${what}: it was not sent again, so that no second ${what} starts. ` +
-        `Before running \`pulumi up\` again, ${check}.`,
+      `${cause.message}. The server may have created the ${what}: it was not sent again, so that no second ${what} starts`,
       { ...cause.call(), requestSent: cause.requestSent },
       cause,
     );
     this.name = "UncertainCreateError";
+    this.check = check;
   }
 }

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { isApiKeyGone } from "../../provider/api/api-key-gone";
-import { listOrgApiKeysPage, patchOrgApiKey } from "../../provider/api/api-keys";
+import { patchOrgApiKey } from "../../provider/api/api-keys";
 import { AuthorizationError } from "../../provider/api/authorization-error";
 import { InputError } from "../../provider/api/input-error";
 import { createLogCollectionJob } from "../../provider/api/log-collection-jobs";
@@ -14,6 +14,7 @@ import { HttpClient } from "../../provider/client";
 import { ApiError, AuthenticationError } from "../../provider/client/errors";
 import { startSimulator } from "../../simulator";
 import type { SimRole, Simulator, SimulatorProfile } from "../../simulator/types";
+import { orgKeysPage } from "../support/listing";
 
 const job = (logTypes: LogType[]) => ({
   resourceType: "REPLICASET" as const,
@@ -139,9 +140,7 @@ describe.each(["deployed", "spec"] as SimulatorProfile[])(
     });
 
     it("bad credentials are a 401 without an errorCode: an AuthenticationError that says to check the keys", async () => {
-      const err = await listOrgApiKeysPage(newClient(sim.publicKey, "not-the-key"), sim.orgId).catch(
-        (e) => e,
-      );
+      const err = await orgKeysPage(newClient(sim.publicKey, "not-the-key"), sim.orgId).catch((e) => e);
       expect(err).toBeInstanceOf(AuthenticationError);
       expect(err).not.toBeInstanceOf(AuthorizationError);
       expect(err.code).toBe("OM_ERR_AUTH");
@@ -175,7 +174,7 @@ describe("a caller whose roles do not allow the call (deployed server)", () => {
 
   it("listing keys without a role in the org: AuthorizationError with the code, the operation and the role", async () => {
     const client = as([{ orgId: "5f00000000000000000000a1", roleName: "ORG_OWNER" }]);
-    const err = await listOrgApiKeysPage(client, sim.orgId).catch((e) => e);
+    const err = await orgKeysPage(client, sim.orgId).catch((e) => e);
     expect(err).toBeInstanceOf(AuthorizationError);
     expect(err).toBeInstanceOf(ApiError);
     expect(err).toMatchObject({ code: "OM_ERR_FORBIDDEN", status: 401, errorCode: "USER_UNAUTHORIZED" });
@@ -193,7 +192,7 @@ describe("a caller whose roles do not allow the call (deployed server)", () => {
     const client = as([{ orgId: "5f00000000000000000000a1", roleName: "ORG_OWNER" }]);
     sim.resetRequests();
     sim.faults.add({ method: "GET", status: 503 });
-    const err = await listOrgApiKeysPage(client, sim.orgId).catch((e) => e);
+    const err = await orgKeysPage(client, sim.orgId).catch((e) => e);
     sim.faults.clear();
     expect(sim.requests.filter((r) => r.authenticated).map((r) => r.status)).toEqual([503, 401]);
     expect(err).toBeInstanceOf(AuthorizationError);

@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { listOrgApiKeysPage } from "../../provider/api/api-keys";
 import { apiRoot } from "../../provider/api/api-root";
 import {
   ApiError,
@@ -13,6 +12,7 @@ import {
   TimeoutError,
 } from "../../provider/client";
 import type { ClientOptions } from "../../provider/client/types";
+import { orgKeysPage } from "../support/listing";
 import {
   DEFAULT_PASSWORD,
   DEFAULT_USER,
@@ -243,7 +243,7 @@ describe("answers", () => {
       handler: (_req, res) =>
         sendJson(res, 403, { detail: "Forbidden.", errorCode: "USER_CANNOT_ACCESS_ORG", error: 403 }),
     });
-    const error = await listOrgApiKeysPage(client, "5f1").catch((e: unknown) => e);
+    const error = await orgKeysPage(client, "5f1").catch((e: unknown) => e);
     expect((error as Error).message).toMatch(
       /^GET \/orgs\/5f1\/apiKeys failed: 403 USER_CANNOT_ACCESS_ORG — Forbidden\. \(the credentials are valid but not allowed this call: give the API key a role/,
     );

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { isApiKeyGone } from "../../provider/api/api-key-gone";
-import { listOrgApiKeysPage, patchOrgApiKey } from "../../provider/api/api-keys";
+import { patchOrgApiKey } from "../../provider/api/api-keys";
 import { apiRoot } from "../../provider/api/api-root";
 import { AuthorizationError } from "../../provider/api/authorization-error";
 import { isJobGone } from "../../provider/api/log-collection-job-answers";
@@ -19,6 +19,7 @@ import {
 import { HttpClient } from "../../provider/client";
 import { ApiError, AuthenticationError } from "../../provider/client/errors";
 import { type Host, type HostCallError, KEY_TYPE, type Props, urn } from "../support/host";
+import { orgKeysPage } from "../support/listing";
 import { checkThenCreate, type ProviderFixture, providerFixture } from "../support/provider-fixture";
 import {
   apiKeyNotFound400,
@@ -117,21 +118,21 @@ describe("error answers of the error table, through the API layer", () => {
       answer: ipAddressNotOnAccessList,
       method: "GET",
       path: keysPath,
-      call: () => listOrgApiKeysPage(once, DOCS_ORG_ID),
+      call: () => orgKeysPage(once, DOCS_ORG_ID),
     },
     {
       name: "ORG_NOT_FOUND (404) to a listing",
       answer: orgNotFound,
       method: "GET",
       path: keysPath,
-      call: () => listOrgApiKeysPage(once, DOCS_ORG_ID),
+      call: () => orgKeysPage(once, DOCS_ORG_ID),
     },
     {
       name: "RATE_LIMITED (429) without Retry-After to a listing",
       answer: rateLimited,
       method: "GET",
       path: keysPath,
-      call: () => listOrgApiKeysPage(once, DOCS_ORG_ID),
+      call: () => orgKeysPage(once, DOCS_ORG_ID),
     },
     {
       name: "INVALID_ENUM_VALUE (400) to a create",
@@ -165,7 +166,7 @@ describe("error answers of the error table, through the API layer", () => {
 
   it("RATE_LIMITED (429) with Retry-After also says how long the server asked to wait", async () => {
     server.serve("GET", keysPath, rateLimitedRetryAfter);
-    const error = await failure(listOrgApiKeysPage(once, DOCS_ORG_ID));
+    const error = await failure(orgKeysPage(once, DOCS_ORG_ID));
     expectReported(error, rateLimitedRetryAfter, "GET", keysPath);
     expect(error.retryAfterMs).toBe(1000);
     expect(error.message).toContain("the server asked to wait 1 s");
@@ -224,7 +225,7 @@ describe("error answers to job endpoints the provider does not call, through the
 describe("a 429 is retried as the server asks", () => {
   it("with Retry-After: 1, the listing is asked again after a second and then read", async () => {
     server.serve("GET", keysPath, rateLimitedRetryAfter, docsListPage);
-    const page = await listOrgApiKeysPage(client, DOCS_ORG_ID);
+    const page = await orgKeysPage(client, DOCS_ORG_ID);
     expect(page.results.map((k) => k.id)).toEqual([DOCS_KEY_ID]);
     const [limited, retried, ...more] = server.authenticated();
     expect(more).toEqual([]);
@@ -235,7 +236,7 @@ describe("a 429 is retried as the server asks", () => {
   it("without Retry-After, the listing is asked again after a backoff well under a second", async () => {
     server.serve("GET", keysPath, rateLimited, docsListPage);
     const retriesBefore = client.stats.retries;
-    const page = await listOrgApiKeysPage(client, DOCS_ORG_ID);
+    const page = await orgKeysPage(client, DOCS_ORG_ID);
     expect(page.totalCount).toBe(1);
     const [limited, retried, ...more] = server.authenticated();
     expect(more).toEqual([]);
@@ -282,7 +283,7 @@ describe("401s: a missing role is an AuthorizationError, bad credentials an Auth
       answer: userUnauthorized,
       method: "GET",
       path: keysPath,
-      call: () => listOrgApiKeysPage(once, DOCS_ORG_ID),
+      call: () => orgKeysPage(once, DOCS_ORG_ID),
       operation: "listing an organization's API keys",
       role: `a role in organization ${DOCS_ORG_ID} (any organization role, such as Organization Read Only)`,
     },
@@ -327,7 +328,7 @@ describe("401s: a missing role is an AuthorizationError, bad credentials an Auth
     });
     try {
       server.serve("GET", keysPath, docsListPage);
-      const error = await failure(listOrgApiKeysPage(stranger, DOCS_ORG_ID));
+      const error = await failure(orgKeysPage(stranger, DOCS_ORG_ID));
       expect(error).toBeInstanceOf(AuthenticationError);
       expect(error).not.toBeInstanceOf(AuthorizationError);
       expect(error.code).toBe("OM_ERR_AUTH");

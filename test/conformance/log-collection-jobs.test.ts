@@ -8,7 +8,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { apiRoot } from "../../provider/api/api-root";
-import { listLogCollectionJobsByPage } from "../../provider/api/log-collection-job-listing";
+import { readListingByPage } from "../../provider/api/listing-pages";
+import { logCollectionJobListing } from "../../provider/api/log-collection-job-listing";
 import { createLogCollectionJob } from "../../provider/api/log-collection-jobs";
 import { HttpClient } from "../../provider/client";
 import { JOB_TYPE, urn } from "../support/host";
@@ -126,7 +127,7 @@ describe("job records read by the provider", () => {
   it("a list page reads through the API layer as the records say, in one request for the whole listing", async () => {
     server.serve("GET", jobsPath, goJobListPage);
     const jobs: unknown[] = [];
-    await listLogCollectionJobsByPage(client, GO_GROUP_ID, (page) =>
+    await readListingByPage(client, logCollectionJobListing(GO_GROUP_ID), (page) =>
       jobs.push(...page.map((job) => job.record())),
     );
     expect(jobs).toEqual([

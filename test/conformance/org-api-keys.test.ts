@@ -3,10 +3,11 @@
  * digest authentication, and adopted through Pulumi's real dynamic-provider host.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { listAllOrgApiKeys, listOrgApiKeysPage, patchOrgApiKey } from "../../provider/api/api-keys";
+import { patchOrgApiKey } from "../../provider/api/api-keys";
 import { apiRoot } from "../../provider/api/api-root";
 import { HttpClient } from "../../provider/client";
 import { type Host, KEY_TYPE, urn } from "../support/host";
+import { allOrgKeys, orgKeysPage } from "../support/listing";
 import { checkThenCreate, type ProviderFixture, providerFixture } from "../support/provider-fixture";
 import {
   DOCS_GROUP_ID,
@@ -66,7 +67,7 @@ const goKeys = [
 describe("list pages of organization API keys through the API layer", () => {
   it("a page without links reads as the Go client's test expects it, project and organization roles kept apart", async () => {
     server.serve("GET", `/orgs/${GO_ORG_ID}/apiKeys`, goListPage);
-    const page = await listOrgApiKeysPage(client, GO_ORG_ID);
+    const page = await orgKeysPage(client, GO_ORG_ID);
     expect(page).toEqual({ results: goKeys, totalCount: 2 });
     const [get] = server.authenticated();
     expect(get).toMatchObject({ method: "GET", query: { pageNum: "1", itemsPerPage: "500" }, status: 200 });
@@ -74,7 +75,7 @@ describe("list pages of organization API keys through the API layer", () => {
 
   it("a whole listing of one page without links is read in one request a read, and read twice", async () => {
     server.serve("GET", `/orgs/${GO_ORG_ID}/apiKeys`, goListPage);
-    expect(await listAllOrgApiKeys(client, GO_ORG_ID)).toEqual(goKeys);
+    expect(await allOrgKeys(client, GO_ORG_ID)).toEqual(goKeys);
     expect(server.authenticated().map((r) => `${r.method} ${r.path}`)).toEqual([
       `GET /orgs/${GO_ORG_ID}/apiKeys`,
       `GET /orgs/${GO_ORG_ID}/apiKeys`,
@@ -83,7 +84,7 @@ describe("list pages of organization API keys through the API layer", () => {
 
   it("links on the page and on each key are not read, even where they name another key", async () => {
     server.serve("GET", `/orgs/${DOCS_ORG_ID}/apiKeys`, docsListPage);
-    expect(await listAllOrgApiKeys(client, DOCS_ORG_ID)).toEqual([
+    expect(await allOrgKeys(client, DOCS_ORG_ID)).toEqual([
       {
         id: DOCS_KEY_ID,
         desc: "Test Docs Service User",
@@ -100,7 +101,7 @@ describe("list pages of organization API keys through the API layer", () => {
 
   it("page 2 of a three-key listing, one key a page, gives its key and the whole count", async () => {
     server.serve("GET", `/orgs/${GO_ORG_ID}/apiKeys`, goPageTwoOfThree);
-    const page = await listOrgApiKeysPage(client, GO_ORG_ID, { pageNum: 2, itemsPerPage: 1 });
+    const page = await orgKeysPage(client, GO_ORG_ID, { pageNum: 2, itemsPerPage: 1 });
     expect(page).toEqual({ results: [goKeys[0]], totalCount: 3 });
     expect(server.authenticated()[0]!.query).toEqual({ pageNum: "2", itemsPerPage: "1" });
   });

@@ -154,6 +154,39 @@ describe("an OrgApiKey field the program stops managing", () => {
     expect(d2.changes).toBe("DIFF_NONE");
     expect(sim.requests).toEqual([]);
   });
+
+  it("state that does not record what it manages refreshes, diffs with no change, and restores nothing unrecorded", async () => {
+    const k = freshKey("older state refreshed", "kept", ["ORG_MEMBER"]);
+    const keyUrn = urn(KEY_TYPE, "older-state-refreshed");
+    const declared = {
+      orgId: sim.orgId,
+      apiKeyId: k.id,
+      desc: "kept",
+      roles: ["ORG_MEMBER"],
+      restoreOnDelete: true,
+    };
+    const created = await host.create(keyUrn, fixture.withKey(declared));
+    const { managed: _absent, ...older } = stripProvider(created.properties);
+    const refresh = await fixture.newHost({
+      "opsmanager:baseUrl": sim.url,
+      "opsmanager:publicKey": sim.publicKey,
+      "opsmanager:privateKey": PRIVATE_KEY,
+    });
+    const read = await refresh.read(k.id, keyUrn, fixture.withKey(older));
+    const refreshed = stripProvider(read.properties);
+    expect(refreshed).toEqual(older);
+    const rolesOnly = { orgId: sim.orgId, apiKeyId: k.id, roles: ["ORG_MEMBER"], restoreOnDelete: true };
+    for (const program of [declared, rolesOnly]) {
+      const d = await host.diff(k.id, keyUrn, fixture.withKey(refreshed), fixture.withKey(program));
+      expect(d.changes).toBe("DIFF_NONE");
+    }
+    // Changed by hand: destroy puts back no field the state does not say is managed.
+    sim.state.updateApiKey(k.id, { desc: "by hand" });
+    sim.resetRequests();
+    await host.delete(k.id, keyUrn, fixture.withKey(refreshed));
+    expect(sent()).toEqual([]);
+    expect(sim.state.apiKey(k.id)!.desc).toBe("by hand");
+  });
 });
 
 describe("an OrgApiKey update", () => {

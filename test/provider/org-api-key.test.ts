@@ -205,8 +205,8 @@ describe("OrgApiKey update, read and delete", () => {
     // A new process would list again; in one process the listing is shared, so read through a fresh runtime.
     const { configureFor } = await import("./support");
     configureFor(sim);
-    const { resetKeyCacheForTests } = await import("../../provider/resources/org-api-key/org-key-cache");
-    resetKeyCacheForTests();
+    const { resetServerMemoryForTests } = await import("../../provider/resources/shared/server-memory");
+    resetServerMemoryForTests();
     const r = await key.read(k.id, created.outs);
     expect(r.props).toMatchObject({ desc: "changed by hand", roles: ["ORG_OWNER"] });
     expect(r.inputs).toEqual({
@@ -222,16 +222,24 @@ describe("OrgApiKey update, read and delete", () => {
     const created = await key.create({ orgId: sim.orgId, apiKeyId: k.id });
     sim.state.removeApiKey(k.id);
     // As in `pulumi refresh`: a new process, which lists the org afresh.
-    const { resetKeyCacheForTests } = await import("../../provider/resources/org-api-key/org-key-cache");
-    resetKeyCacheForTests();
+    const { resetServerMemoryForTests } = await import("../../provider/resources/shared/server-memory");
+    resetServerMemoryForTests();
     const r = await key.read(k.id, created.outs);
     expect(r).toEqual({ id: "", props: {} });
   });
 
   it("a provider method that throws a TypeError keeps its frames under the message with the resource", async () => {
     const k = target();
-    // State without roles, which update reads as a list: a provider bug's TypeError, not an API error.
-    const olds = { orgId: sim.orgId, apiKeyId: k.id, publicKey: k.publicKey, desc: "d" } as never;
+    // State whose project roles hold a null, which update reads as a role: a provider bug's TypeError,
+    // not an API error.
+    const olds = {
+      orgId: sim.orgId,
+      apiKeyId: k.id,
+      publicKey: k.publicKey,
+      desc: "d",
+      roles: [],
+      projectRoles: [null],
+    } as never;
     const error = (await key
       .update(k.id, olds, { orgId: sim.orgId, apiKeyId: k.id, desc: "new" })
       .catch((e: unknown) => e)) as Error;

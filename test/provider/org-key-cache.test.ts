@@ -3,11 +3,8 @@ import { InconsistentListingError } from "../../provider/api/inconsistent-listin
 import type { Transport } from "../../provider/api/transport";
 import { HttpClient } from "../../provider/client";
 import type { JsonResponse, RequestOptions } from "../../provider/client/types";
-import {
-  findKey,
-  rememberKey,
-  resetKeyCacheForTests,
-} from "../../provider/resources/org-api-key/org-key-cache";
+import { findKey, rememberKey } from "../../provider/resources/org-api-key/org-key-cache";
+import { resetServerMemoryForTests } from "../../provider/resources/shared/server-memory";
 import { startSimulator } from "../../simulator";
 import type { Simulator } from "../../simulator/types";
 
@@ -29,7 +26,7 @@ afterAll(async () => {
 });
 
 beforeEach(() => {
-  resetKeyCacheForTests();
+  resetServerMemoryForTests();
   sim.faults.clear();
   sim.resetRequests();
 });

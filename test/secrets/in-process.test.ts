@@ -3,8 +3,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { closeAllHttpClients } from "../../provider/client";
 import * as job from "../../provider/resources/log-collection-job/log-collection-job-methods";
 import * as key from "../../provider/resources/org-api-key/org-api-key-methods";
-import { resetKeyCacheForTests } from "../../provider/resources/org-api-key/org-key-cache";
 import { configure, resetRuntimeForTests } from "../../provider/resources/shared/runtime";
+import { resetServerMemoryForTests } from "../../provider/resources/shared/server-memory";
 import { startSimulator } from "../../simulator";
 import type { Simulator } from "../../simulator/types";
 import {
@@ -66,7 +66,7 @@ afterAll(async () => {
 });
 
 beforeEach(() => {
-  resetKeyCacheForTests();
+  resetServerMemoryForTests();
   configureWith(simConfig());
 });
 
@@ -161,7 +161,7 @@ describe("the private key in-process", () => {
     expect(wrongUser.message).toMatch(/401 — the server rejected the credentials/);
     errors.push(["401 (wrong public key)", wrongUser]);
 
-    resetKeyCacheForTests();
+    resetServerMemoryForTests();
     configureWith(simConfig({ "opsmanager:privateKey": WRONG_PRIVATE_KEY }));
     const wrongKey = await failure(key.create({ orgId: sim.orgId, apiKeyId: target.id }));
     expect(wrongKey.message).toMatch(/401/);

@@ -127,8 +127,6 @@ export function changedCreateInputs(
 ) {
   return CREATE_INPUTS.filter((name) => {
     if (name === "logTypes") return !sameLogTypes(news.logTypes, olds.logTypes);
-    // State written before check normalized the case compares equal to it.
-    if (name === "resourceType") return specResourceType(news[name]) !== specResourceType(olds[name]);
     return JSON.stringify(news[name]) !== JSON.stringify(olds[name]);
   });
 }

@@ -8,7 +8,12 @@
  * forgets the job, and the provider says so once (./server-warning).
  */
 import { hex24Rule } from "../../api/ids";
-import { isJobGone, isMissingOperation, type JobOperationKind } from "../../api/log-collection-job-answers";
+import {
+  isJobGone,
+  isMissingOperation,
+  isProjectGone,
+  type JobOperationKind,
+} from "../../api/log-collection-job-answers";
 import {
   createLogCollectionJob,
   deleteLogCollectionJob,
@@ -17,7 +22,7 @@ import {
 } from "../../api/log-collection-jobs";
 import type { LogCollectionJobRecord } from "../../api/schemas";
 import { sameInstant } from "../../api/timestamps";
-import { ApiError } from "../../client/errors";
+import { UncertainCreateError } from "../../api/uncertain-create-error";
 import { inContext } from "../shared/in-context";
 import { ResourceError } from "../shared/resource-error";
 import { currentClient, currentSettings, whenConfigured } from "../shared/runtime";
@@ -25,35 +30,10 @@ import { warnUntrackedJobs } from "../shared/server-warning";
 import { isUnknown } from "../shared/validate";
 import { findJob, missingOperationOf, rememberMissingOperation } from "./job-listing-cache";
 import { changedCreateInputs, checkJobInputs, createInputsOf } from "./log-collection-job-inputs";
+import { NOT_SHOWN, type ServerFields, serverFieldsOf, upgradeJobState } from "./state";
 import type { LogCollectionJobProviderInputs, LogCollectionJobProviderOutputs } from "./types";
 
 export { logCollectionJobInputShape, sameLogTypes } from "./log-collection-job-inputs";
-
-type ServerFields = Pick<
-  LogCollectionJobProviderOutputs,
-  | "status"
-  | "creationDate"
-  | "expirationDate"
-  | "downloadUrl"
-  | "userId"
-  | "rootResourceName"
-  | "rootResourceType"
-  | "uncompressedSizeTotalBytes"
->;
-
-/** What the outputs hold of the job before the server has shown it (plain JSON: no `undefined`). */
-const NOT_SHOWN: ServerFields = {
-  status: "",
-  creationDate: "",
-  expirationDate: "",
-  downloadUrl: "",
-  userId: "",
-  rootResourceName: "",
-  rootResourceType: "",
-  uncompressedSizeTotalBytes: 0,
-};
-
-const SERVER_FIELDS = Object.keys(NOT_SHOWN) as (keyof ServerFields)[];
 
 /** The job as its record shows it; a field the server leaves out (or sends as null) as not shown. */
 function fromRecord(record: LogCollectionJobRecord): ServerFields {
@@ -67,15 +47,6 @@ function fromRecord(record: LogCollectionJobRecord): ServerFields {
     rootResourceType: record.rootResourceType ?? "",
     uncompressedSizeTotalBytes: record.uncompressedSizeTotalBytes ?? 0,
   };
-}
-
-/** The server's fields as the state holds them; state written before they existed holds none. */
-function serverFieldsInState(olds: Partial<LogCollectionJobProviderOutputs>): ServerFields {
-  const fields: Record<string, unknown> = { ...NOT_SHOWN };
-  for (const name of SERVER_FIELDS) {
-    if (typeof olds[name] === typeof NOT_SHOWN[name]) fields[name] = olds[name];
-  }
-  return fields as unknown as ServerFields;
 }
 
 function outputsOf(
@@ -122,13 +93,14 @@ export async function diff(
   olds: LogCollectionJobProviderOutputs,
   news: LogCollectionJobProviderInputs,
 ) {
-  const replaces = changedCreateInputs(olds, news);
-  const managed = olds.managed?.expirationDate === true;
+  const state = upgradeJobState(olds);
+  const replaces = changedCreateInputs(state, news);
+  const managed = state.managed.expirationDate;
   const declared = news.expirationDate;
   const updates =
     declared === undefined
       ? managed
-      : isUnknown(declared) || !managed || !sameInstant(declared, olds.expirationDate);
+      : isUnknown(declared) || !managed || !sameInstant(declared, state.expirationDate);
   return { changes: replaces.length > 0 || updates, replaces, deleteBeforeReplace: false };
 }
 
@@ -153,7 +125,11 @@ export async function create(inputs: LogCollectionJobProviderInputs) {
     }));
   } catch (error) {
     // Only a POST the server did not act on is ever sent again, so none before this one made a job.
-    const advice = wasNotSent(error) ? ". No log collection job was created." : "";
+    const advice = wasNotSent(error)
+      ? ". No log collection job was created."
+      : error instanceof UncertainCreateError
+        ? `. Before running \`pulumi up\` again, ${error.check}; a job made by this attempt is not in the stack.`
+        : "";
     const wrapped = inContext(`LogCollectionJob (project ${inputs.groupId})`, error, advice);
     const createdId = (error as { createdId?: unknown }).createdId;
     if (typeof createdId === "string") {
@@ -193,26 +169,27 @@ export async function create(inputs: LogCollectionJobProviderInputs) {
  * stack. A server with no listing of jobs keeps the state as recorded and is named once in a warning.
  */
 export async function read(id: string, olds: Partial<LogCollectionJobProviderOutputs>) {
+  const state = upgradeJobState(olds);
   await whenConfigured();
-  const groupId = olds.groupId;
+  const groupId = state.groupId;
   if (typeof groupId !== "string" || hex24Rule(groupId) !== undefined) {
     throw new ResourceError(
       `LogCollectionJob ${id}: reading a job needs its groupId, the project it belongs to.`,
     );
   }
   const client = currentClient();
-  const managed = olds.managed?.expirationDate === true;
+  const managed = state.managed.expirationDate;
   try {
     const lookup = await findJob(client, groupId, id);
     if ("gone" in lookup) return { id: "", props: {} };
     if ("unsupported" in lookup) {
       warnUntrackedJobs(client, "listLogCollectionJobs", lookup.unsupported);
-      return { id, props: outputsOf(id, olds, serverFieldsInState(olds), managed) };
+      return { id, props: outputsOf(id, state, serverFieldsOf(state), managed) };
     }
-    const props = outputsOf(id, olds, fromRecord(lookup.found), managed);
+    const props = outputsOf(id, state, fromRecord(lookup.found), managed);
     // Returning inputs too makes a preview after refresh show an expiration changed outside Pulumi as
     // the server's value going back to the declared one (pulumi/pulumi#21315).
-    const inputs: LogCollectionJobProviderInputs = createInputsOf(olds);
+    const inputs: LogCollectionJobProviderInputs = createInputsOf(state);
     if (managed && props.expirationDate !== "") inputs.expirationDate = props.expirationDate;
     return { id, props, inputs };
   } catch (error) {
@@ -229,14 +206,15 @@ export async function update(
   olds: LogCollectionJobProviderOutputs,
   news: LogCollectionJobProviderInputs,
 ) {
+  const state = upgradeJobState(olds);
   await whenConfigured();
-  const changed = changedCreateInputs(olds, news);
+  const changed = changedCreateInputs(state, news);
   if (changed.length > 0) {
     throw new ResourceError(
       `LogCollectionJob ${id} cannot be changed in place (${changed.join(", ")}); it must be replaced.`,
     );
   }
-  const server = serverFieldsInState(olds);
+  const server = serverFieldsOf(state);
   const declared = news.expirationDate;
   if (declared !== undefined && !sameInstant(declared, server.expirationDate)) {
     const client = currentClient();
@@ -258,6 +236,7 @@ export async function update(
  * the engine then never calls this.
  */
 export async function remove(id: string, olds: LogCollectionJobProviderOutputs): Promise<void> {
+  const state = upgradeJobState(olds);
   await whenConfigured();
   const client = currentClient();
   const operation: JobOperationKind = "deleteLogCollectionJob";
@@ -267,7 +246,7 @@ export async function remove(id: string, olds: LogCollectionJobProviderOutputs):
     return;
   }
   try {
-    await deleteLogCollectionJob(client, olds.groupId, id);
+    await deleteLogCollectionJob(client, state.groupId, id);
   } catch (error) {
     if (isJobGone(error) || isProjectGone(error)) return;
     if (isMissingOperation(error)) {
@@ -275,11 +254,6 @@ export async function remove(id: string, olds: LogCollectionJobProviderOutputs):
       warnUntrackedJobs(client, operation, error);
       return;
     }
-    throw inContext(`deleting ${where(id, olds.groupId)}`, error);
+    throw inContext(`deleting ${where(id, state.groupId)}`, error);
   }
-}
-
-/** A job cannot outlive its project: `GROUP_NOT_FOUND` (404) leaves nothing to delete. */
-function isProjectGone(error: unknown): boolean {
-  return error instanceof ApiError && error.status === 404 && error.errorCode === "GROUP_NOT_FOUND";
 }

@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
-import { listAllOrgApiKeys } from "../../api/api-keys";
+import { orgApiKeyListing } from "../../api/api-keys";
+import { readWholeListing } from "../../api/listing-pages";
 import type { ApiKey } from "../../api/types";
 import { clientFor } from "../shared/runtime";
 import { resolveSettings } from "../shared/settings";
@@ -26,5 +27,5 @@ export async function getOrgApiKeys(args: GetOrgApiKeysArgs): Promise<ApiKey[]> 
   // runtime.getConfig reads secret values too without wrapping them in an Output; the value is used
   // for the digest computation only.
   const settings = resolveSettings((key) => pulumi.runtime.getConfig(key));
-  return listAllOrgApiKeys(clientFor(settings), args.orgId);
+  return readWholeListing(clientFor(settings), orgApiKeyListing(args.orgId), {}, { sameTwice: true });
 }

@@ -13,6 +13,7 @@ import { isUnknown } from "../shared/validate";
 import { accessListAfterUpdate, manageAccessList, readAccessList, restoreAccessList } from "./access-list";
 import { changeFor, checkKeyInputs, declaredChange, roleSet, sameSet } from "./org-api-key-inputs";
 import { findKey, rememberKey } from "./org-key-cache";
+import { type KeyState, managedFor, upgradeKeyState } from "./state";
 import type { OrgApiKeyProviderInputs, OrgApiKeyProviderOutputs, ProjectRole } from "./types";
 
 /**
@@ -41,26 +42,14 @@ function describeKey(orgId: string, selector: ApiKeySelector): string {
 }
 
 /**
- * Which of desc and roles the state says the resource manages. State that does not say (written before
- * `managed` was recorded) is taken to manage what the program declares now, so it shows no diff.
- */
-function managedInState(olds: Partial<OrgApiKeyProviderOutputs>, news: OrgApiKeyProviderInputs) {
-  return {
-    desc: olds.managed?.desc ?? news.desc !== undefined,
-    roles: olds.managed?.roles ?? news.roles !== undefined,
-  };
-}
-
-/**
  * What `restoreOnDelete` puts back after an update. A field the resource starts managing again takes
  * the value the state holds now: the key's value just before Pulumi manages it once more.
  */
-function adoptedAfter(olds: OrgApiKeyProviderOutputs, news: OrgApiKeyProviderInputs) {
-  const adopted = olds.adopted ?? { desc: olds.desc, roles: olds.roles };
-  const was = managedInState(olds, news);
+function adoptedAfter(state: KeyState, news: OrgApiKeyProviderInputs) {
+  const was = managedFor(state, news);
   return {
-    desc: news.desc !== undefined && !was.desc ? olds.desc : adopted.desc,
-    roles: news.roles !== undefined && !was.roles ? olds.roles : adopted.roles,
+    desc: news.desc !== undefined && !was.desc ? state.desc : state.adopted.desc,
+    roles: news.roles !== undefined && !was.roles ? state.roles : state.adopted.roles,
   };
 }
 
@@ -102,7 +91,7 @@ async function patch(orgId: string, before: ApiKey, change: ApiKeyChange): Promi
 }
 
 /** The key as the state recorded it: what update and delete PATCH from, with no listing read. */
-function keyInState(outs: OrgApiKeyProviderOutputs): ApiKey {
+function keyInState(outs: KeyState): ApiKey {
   return {
     id: outs.apiKeyId,
     publicKey: outs.publicKey,
@@ -110,7 +99,7 @@ function keyInState(outs: OrgApiKeyProviderOutputs): ApiKey {
     privateKey: outs.privateKey,
     roles: [
       ...outs.roles.map((roleName) => ({ orgId: outs.orgId, roleName })),
-      ...(outs.projectRoles ?? []).map((r) => ({ groupId: r.groupId, roleName: r.roleName })),
+      ...outs.projectRoles.map((r) => ({ groupId: r.groupId, roleName: r.roleName })),
     ],
   };
 }
@@ -132,31 +121,33 @@ export async function check(_olds: Record<string, unknown>, news: Record<string,
  * to manage one; which key is a replacement.
  */
 export async function diff(_id: string, olds: OrgApiKeyProviderOutputs, news: OrgApiKeyProviderInputs) {
+  const state = upgradeKeyState(olds);
   const replaces: string[] = [];
   const changed = (value: unknown, old: unknown) => isUnknown(value) || value !== old;
-  if (changed(news.orgId, olds.orgId)) replaces.push("orgId");
-  if (news.apiKeyId !== undefined && changed(news.apiKeyId, olds.apiKeyId)) replaces.push("apiKeyId");
-  if (news.publicKey !== undefined && changed(news.publicKey, olds.publicKey)) replaces.push("publicKey");
+  if (changed(news.orgId, state.orgId)) replaces.push("orgId");
+  if (news.apiKeyId !== undefined && changed(news.apiKeyId, state.apiKeyId)) replaces.push("apiKeyId");
+  if (news.publicKey !== undefined && changed(news.publicKey, state.publicKey)) replaces.push("publicKey");
   const updates: string[] = [];
   // A field dropped from the program must reach the state through an update: otherwise the engine
   // keeps the old `managed` flags, and delete would restore a field nobody manages any more.
-  const was = managedInState(olds, news);
-  const descDiffers = isUnknown(news.desc) || news.desc !== olds.desc;
-  const rolesDiffer = isUnknown(news.roles) || !sameSet(news.roles ?? [], olds.roles ?? []);
+  const was = managedFor(state, news);
+  const descDiffers = isUnknown(news.desc) || news.desc !== state.desc;
+  const rolesDiffer = isUnknown(news.roles) || !sameSet(news.roles ?? [], state.roles);
   if (news.desc === undefined ? was.desc : !was.desc || descDiffers) updates.push("desc");
   if (news.roles === undefined ? was.roles : !was.roles || rolesDiffer) updates.push("roles");
-  if ((news.restoreOnDelete ?? false) !== (olds.restoreOnDelete ?? false)) updates.push("restoreOnDelete");
+  if ((news.restoreOnDelete ?? false) !== state.restoreOnDelete) updates.push("restoreOnDelete");
   // Managed while the state holds it: starting, ceasing, or another set is an update.
   const listDiffers =
-    olds.accessList === undefined ||
+    state.accessList === undefined ||
     isUnknown(news.accessList) ||
-    !sameSet(news.accessList ?? [], olds.accessList);
-  if (news.accessList === undefined ? olds.accessList !== undefined : listDiffers) updates.push("accessList");
+    !sameSet(news.accessList ?? [], state.accessList);
+  if (news.accessList === undefined ? state.accessList !== undefined : listDiffers)
+    updates.push("accessList");
   return {
     changes: replaces.length + updates.length > 0,
     replaces,
     // Restoring the old key must come before another resource adopts a key.
-    deleteBeforeReplace: replaces.length > 0 && olds.restoreOnDelete === true,
+    deleteBeforeReplace: replaces.length > 0 && state.restoreOnDelete,
   };
 }
 
@@ -192,14 +183,15 @@ export async function create(inputs: OrgApiKeyProviderInputs) {
  * outputs back, with `managed` following the new inputs.
  */
 export async function update(id: string, olds: OrgApiKeyProviderOutputs, news: OrgApiKeyProviderInputs) {
+  const state = upgradeKeyState(olds);
   await whenConfigured();
   try {
-    let key = keyInState(olds);
-    if (changeFor(news, { desc: olds.desc, roles: olds.roles }) !== undefined) {
+    let key = keyInState(state);
+    if (changeFor(news, { desc: state.desc, roles: state.roles }) !== undefined) {
       key = await patch(news.orgId, key, declaredChange(news));
     }
-    const list = await accessListAfterUpdate(currentClient(), news.orgId, id, olds, news.accessList);
-    const adopted: OrgApiKeyProviderOutputs["adopted"] = adoptedAfter(olds, news);
+    const list = await accessListAfterUpdate(currentClient(), news.orgId, id, state, news.accessList);
+    const adopted: OrgApiKeyProviderOutputs["adopted"] = adoptedAfter(state, news);
     if (list.adopted !== undefined) adopted.accessList = list.adopted;
     const outs = outputsFor(news, key, adopted);
     return { outs: list.outputs === undefined ? outs : { ...outs, ...list.outputs } };
@@ -213,27 +205,29 @@ export async function update(id: string, olds: OrgApiKeyProviderOutputs, news: O
 
 /** `read` (refresh, `get`): the server's desc and roles now; a key no longer listed is gone. */
 export async function read(id: string, olds: Partial<OrgApiKeyProviderOutputs>) {
+  const state = upgradeKeyState(olds);
   await whenConfigured();
-  if (typeof olds.orgId !== "string" || idRule(olds.orgId) !== undefined) {
+  if (idRule(state.orgId) !== undefined) {
     throw new ResourceError(
       `OrgApiKey (API key id ${id}): reading a key needs its orgId; look it up with OrgApiKey.get(name, id, { orgId }).`,
     );
   }
-  const orgId = olds.orgId;
+  const orgId = state.orgId;
   let listRead = false;
   try {
     const key = await findKey(currentClient(), orgId, { id });
     if (key === undefined) return { id: "", props: {} };
-    const managed = olds.managed ?? { desc: false, roles: false, by: "apiKeyId" as const };
+    const managed = managedFor(state);
     const inputs: OrgApiKeyProviderInputs = { orgId };
     if (managed.by === "publicKey") inputs.publicKey = key.publicKey;
     else inputs.apiKeyId = key.id;
     if (managed.desc) inputs.desc = key.desc ?? "";
     if (managed.roles) inputs.roles = orgRolesOf(key) as OrgRole[];
-    if (olds.restoreOnDelete) inputs.restoreOnDelete = true;
-    const adopted = olds.adopted ?? { desc: key.desc ?? "", roles: orgRolesOf(key) };
-    const props = outputsFor(inputs, key, adopted);
-    if (olds.accessList !== undefined) {
+    if (state.restoreOnDelete) inputs.restoreOnDelete = true;
+    const props: KeyState = outputsFor(inputs, key, state.adopted);
+    // Not recorded stays not recorded: the next update records it from the program.
+    if (state.managed === undefined) delete props.managed;
+    if (state.accessList !== undefined) {
       listRead = true;
       const list = await readAccessList(currentClient(), orgId, key.id);
       inputs.accessList = list.accessList;
@@ -263,22 +257,24 @@ export async function read(id: string, olds: Partial<OrgApiKeyProviderOutputs>) 
  * Pulumi managed them; a field it no longer manages is left as it is.
  */
 export async function remove(id: string, olds: OrgApiKeyProviderOutputs): Promise<void> {
+  const state = upgradeKeyState(olds);
   await whenConfigured();
-  if (!olds.restoreOnDelete || olds.adopted === undefined) return;
+  if (!state.restoreOnDelete) return;
   try {
-    await restoreAccessList(currentClient(), olds.orgId, id, olds);
+    await restoreAccessList(currentClient(), state.orgId, id, state);
   } catch (error) {
-    if (!isApiKeyGone(error)) throw withContext(error, `restoring ${describeKey(olds.orgId, { id })}`);
+    if (!isApiKeyGone(error)) throw withContext(error, `restoring ${describeKey(state.orgId, { id })}`);
   }
+  const managed = managedFor(state);
   const change: ApiKeyChange = {};
-  if (olds.managed?.desc && olds.adopted.desc !== "") change.desc = olds.adopted.desc;
-  if (olds.managed?.roles && olds.adopted.roles.length > 0) change.roles = olds.adopted.roles as OrgRole[];
+  if (managed.desc && state.adopted.desc !== "") change.desc = state.adopted.desc;
+  if (managed.roles && state.adopted.roles.length > 0) change.roles = state.adopted.roles as OrgRole[];
   if (change.desc === undefined && change.roles === undefined) return;
   try {
-    await patch(olds.orgId, keyInState(olds), change);
+    await patch(state.orgId, keyInState(state), change);
   } catch (error) {
     // A key that is gone has nothing to restore.
     if (isApiKeyGone(error)) return;
-    throw withContext(error, `restoring ${describeKey(olds.orgId, { id })}`);
+    throw withContext(error, `restoring ${describeKey(state.orgId, { id })}`);
   }
 }

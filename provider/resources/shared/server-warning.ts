@@ -10,8 +10,7 @@ import type { JobOperationKind } from "../../api/log-collection-job-answers";
 import { JOB_OPERATIONS } from "../../api/log-collection-job-answers";
 import type { Transport } from "../../api/transport";
 import type { ApiError } from "../../client/errors";
-
-const warned = new WeakSet<Transport>();
+import { memoryOf } from "./server-memory";
 
 /** The message: which server, which answer, and what refresh and destroy do instead. */
 export function untrackedJobsMessage(operation: JobOperationKind, evidence: ApiError): string {
@@ -36,8 +35,9 @@ export function warnUntrackedJobs(
   operation: JobOperationKind,
   evidence: ApiError,
 ): void {
-  if (warned.has(transport)) return;
-  warned.add(transport);
+  const { warned } = memoryOf(transport);
+  if (warned.has("untrackedJobs")) return;
+  warned.add("untrackedJobs");
   const message = untrackedJobsMessage(operation, evidence);
   try {
     // Loaded here, in the host, where the SDK that runs the host is loaded already.

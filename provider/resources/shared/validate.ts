@@ -1,7 +1,7 @@
 import type { z } from "zod";
-import { nearestName, sameName } from "../../api/closest";
 import { quoteValue } from "../../api/ids";
 import { issuePath } from "../../api/parse";
+import { nearestName, sameName } from "./closest";
 
 /** The value the engine sends for an input that is not known yet (during preview). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";

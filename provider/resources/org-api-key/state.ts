@@ -1,0 +1,75 @@
+/**
+ * OrgApiKey's state as every version wrote it, brought to today's shape in one place: each method that
+ * reads state starts with {@link upgradeKeyState}, so a field added later gets its default here.
+ */
+import type { OrgRole } from "../../api/types";
+import type { OrgApiKeyProviderInputs, OrgApiKeyProviderOutputs } from "./types";
+
+/** Which inputs a resource manages, and how it named the key. */
+export type Managed = OrgApiKeyProviderOutputs["managed"];
+
+/**
+ * The state in today's shape. `managed` alone may be absent: state written before it was recorded,
+ * which only the program's next declaration can settle (see {@link upgradeKeyState}).
+ */
+export type KeyState = Omit<OrgApiKeyProviderOutputs, "managed"> & { managed?: Managed };
+
+/** What a lookup by `OrgApiKey.get`, whose state holds the orgId alone, manages: nothing. */
+const NOTHING_MANAGED: Managed = { desc: false, roles: false, by: "apiKeyId" };
+
+const text = (value: unknown) => (typeof value === "string" ? value : "");
+const texts = (value: unknown) => (Array.isArray(value) ? value.filter((v) => typeof v === "string") : []);
+
+/**
+ * Any earlier OrgApiKey state in today's shape: a missing text as `""`, a missing list as empty, a
+ * missing `restoreOnDelete` as false, a missing `adopted` as `{ desc: "", roles: [] }` (nothing known
+ * to put back, which delete already reads as nothing to restore).
+ *
+ * A missing `managed` is read as *not recorded*, never as "nothing managed", and kept absent until an
+ * update records what the program declares; until then {@link managedFor} takes the program's
+ * declaration as what is managed. That is the one reading that keeps the rules:
+ * - no change: the same program diffs with no change, before a refresh and after it (reading it as
+ *   "nothing managed" would make refresh record that, and the next diff an update of every field);
+ * - nothing granted without consent: delete restores no field the state does not say is managed, so a
+ *   role removed by hand is never put back on a guess;
+ * - nothing lost: refresh does not replace the unknown with a guess that the next `up` would act on.
+ * State from `OrgApiKey.get` holds the orgId alone (no key id): that lookup manages nothing.
+ */
+export function upgradeKeyState(olds: Partial<OrgApiKeyProviderOutputs>): KeyState {
+  const adopted = olds.adopted;
+  const state: KeyState = {
+    orgId: text(olds.orgId),
+    apiKeyId: text(olds.apiKeyId),
+    publicKey: text(olds.publicKey),
+    desc: text(olds.desc),
+    roles: texts(olds.roles) as OrgRole[],
+    privateKey: text(olds.privateKey),
+    projectRoles: Array.isArray(olds.projectRoles) ? olds.projectRoles : [],
+    restoreOnDelete: olds.restoreOnDelete === true,
+    adopted: { desc: text(adopted?.desc), roles: texts(adopted?.roles) as OrgRole[] },
+  };
+  // The access list is managed while the state holds it; state without it (all state written before
+  // it could be managed) manages none, and it stays absent so that a refresh adds no field.
+  if (Array.isArray(olds.accessList)) {
+    state.accessList = texts(olds.accessList);
+    if (Array.isArray(olds.accessListEntries)) state.accessListEntries = olds.accessListEntries;
+  }
+  if (Array.isArray(adopted?.accessList)) state.adopted.accessList = texts(adopted.accessList);
+  if (olds.managed !== undefined) state.managed = olds.managed;
+  else if (olds.apiKeyId === undefined) state.managed = NOTHING_MANAGED;
+  return state;
+}
+
+/**
+ * What the resource manages: as the state records it, else (state written before it was recorded) as
+ * `program` declares now; with no program to ask (read, delete), nothing is taken as managed.
+ */
+export function managedFor(state: KeyState, program?: OrgApiKeyProviderInputs): Managed {
+  if (state.managed !== undefined) return state.managed;
+  if (program === undefined) return NOTHING_MANAGED;
+  return {
+    desc: program.desc !== undefined,
+    roles: program.roles !== undefined,
+    by: program.apiKeyId !== undefined ? "apiKeyId" : "publicKey",
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * What a deployment learns about its server, kept for as long as the host runs: the shared listings
+ * (./listing-cache.ts), the operations the server showed it does not have, and the warnings already
+ * given. One memory per client: clients are shared per server and credentials and live as long as the
+ * process, so different credentials never share what they see.
+ */
+import type { Transport } from "../../api/transport";
+import type { ApiError } from "../../client/errors";
+import type { SharedListing } from "./listing-cache";
+
+/** One server's memory, as one client sees it. */
+export class ServerMemory {
+  /** The shared listings, by the listing's path. */
+  readonly listings = new Map<string, SharedListing<unknown, unknown, unknown>>();
+  /** The answer that showed the server lacks an operation, by operation: each judged on its own. */
+  readonly missing = new Map<string, ApiError>();
+  /** The warnings already given, by what they are about. */
+  readonly warned = new Set<string>();
+  private clock = 0;
+
+  /**
+   * The next tick of the clock that orders calls and listings: a listing whose tick is greater than a
+   * call's started after that call, so it saw every change made before the call.
+   */
+  tick(): number {
+    this.clock += 1;
+    return this.clock;
+  }
+}
+
+let memories = new WeakMap<Transport, ServerMemory>();
+
+/** The memory of `transport`'s server, made on first use. */
+export function memoryOf(transport: Transport): ServerMemory {
+  let memory = memories.get(transport);
+  if (memory === undefined) {
+    memory = new ServerMemory();
+    memories.set(transport, memory);
+  }
+  return memory;
+}
+
+/** For tests: forget everything learned of every server. */
+export function resetServerMemoryForTests(): void {
+  memories = new WeakMap();
+}
