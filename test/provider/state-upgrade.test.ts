@@ -27,6 +27,28 @@ describe("upgradeKeyState", () => {
     expect(upgradeKeyState(today)).toEqual(today);
   });
 
+  it("keeps a managed access list, its entries and the list adopted; state without one manages none and gains no field", () => {
+    const withList = {
+      ...today,
+      adopted: { ...today.adopted, accessList: ["10.0.0.1"] },
+      accessList: ["10.0.0.0/24"],
+      accessListEntries: [
+        {
+          entry: "10.0.0.0/24",
+          created: "2026-01-01T00:00:00Z",
+          lastUsed: "",
+          lastUsedAddress: "",
+          count: 0,
+        },
+      ],
+    };
+    expect(upgradeKeyState(withList)).toEqual(withList);
+    const state = upgradeKeyState(today);
+    expect("accessList" in state || "accessListEntries" in state || "accessList" in state.adopted).toBe(
+      false,
+    );
+  });
+
   it("keeps a missing managed unrecorded, for the program to settle, and takes nothing as managed without one", () => {
     const { managed: _absent, ...older } = today;
     const state = upgradeKeyState(older);
