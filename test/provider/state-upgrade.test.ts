@@ -2,6 +2,7 @@
  * Each resource's state as earlier versions wrote it, brought to today's shape by its one upgrade.
  */
 import { describe, expect, it } from "vitest";
+import type { OrgRole } from "../../provider/api/types";
 import { upgradeJobState } from "../../provider/resources/log-collection-job/state";
 import { managedFor, upgradeKeyState } from "../../provider/resources/org-api-key/state";
 
@@ -14,11 +15,11 @@ const today = {
   apiKeyId: KEY,
   publicKey: "abcdefgh",
   desc: "kept",
-  roles: ["ORG_MEMBER"],
+  roles: ["ORG_MEMBER"] as OrgRole[],
   privateKey: "********-****-****-****-********8a2c",
   projectRoles: [{ groupId: "5f0000000000000000000002", roleName: "GROUP_READ_ONLY" }],
   restoreOnDelete: true,
-  adopted: { desc: "before", roles: ["ORG_READ_ONLY"] },
+  adopted: { desc: "before", roles: ["ORG_READ_ONLY"] as OrgRole[] },
   managed: { desc: true, roles: false, by: "publicKey" as const },
 };
 
