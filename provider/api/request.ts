@@ -1,5 +1,5 @@
 import { ApiError, AuthenticationError, ResponseShapeError, staleAdvice } from "../client/errors";
-import type { JsonResponse, RequestOptions } from "../client/types";
+import type { ErrorAnswer, JsonResponse, RequestOptions } from "../client/types";
 import type { Transport } from "./transport";
 
 /**
@@ -13,11 +13,17 @@ export async function sendRequest(
   explain: (error: unknown) => unknown = (error) => error,
 ): Promise<JsonResponse> {
   try {
-    return await transport.request(options);
+    return await transport.request({ ...options, pastAuthentication: namesErrorCode });
   } catch (error) {
     throw explain(inOpsManagerTerms(error));
   }
 }
+
+/**
+ * Which 401s Ops Manager wrote past authentication: a body naming an `errorCode` (a caller without the
+ * role, `USER_UNAUTHORIZED`), where a digest refusal (RFC 7616 §3.3) carries no application error.
+ */
+const namesErrorCode = (answer: ErrorAnswer) => answer.errorCode !== undefined;
 
 // What the credentials are to Ops Manager: a programmatic API key (or a user and a personal API key),
 // enabled or not, used only from the addresses on its access list.

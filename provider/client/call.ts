@@ -13,6 +13,8 @@ export interface Call extends CallInfo {
   method: HttpMethod;
   /** As the caller declared it; `undefined` for the method's own (RFC 9110 §9.2.2). */
   idempotent: boolean | undefined;
+  /** As the caller declared it ({@link RequestOptions.pastAuthentication}). */
+  pastAuthentication: RequestOptions["pastAuthentication"];
   /** The request target: path and query, the digest `uri`. */
   target: string;
   body: string | undefined;
@@ -43,9 +45,13 @@ export function prepareCall(baseUrl: string, options: RequestOptions): Call {
   if (options.idempotent !== undefined && typeof options.idempotent !== "boolean") {
     throw new InvalidArgumentError("idempotent", "must be true or false");
   }
+  if (options.pastAuthentication !== undefined && typeof options.pastAuthentication !== "function") {
+    throw new InvalidArgumentError("pastAuthentication", "must be a function");
+  }
   return {
     method,
     idempotent: options.idempotent,
+    pastAuthentication: options.pastAuthentication,
     path: relative,
     url: url.href,
     target: `${url.pathname}${url.search}`,

@@ -14,8 +14,9 @@ export interface NonceState {
   /**
    * No other request holds it, nor a nonce the server counts with it: it came from a challenge to a
    * request without credentials (a new client to the server), or from a 401 to a request that held its
-   * nonce alone, or from a 401 without an `opaque` or with a new one. Apache's mod_auth_digest counts
-   * per `opaque` and keeps the opaque in a 401, so a 401 to a shared nonce gives one that is not.
+   * nonce alone, or from a 401 without an `opaque`, with a new one, or with the one the server hands
+   * every client. Apache's mod_auth_digest counts per `opaque`, one per client, and keeps the opaque in
+   * a 401, so a 401 to a shared nonce gives one that is not.
    */
   alone: boolean;
   /** What the server has shown of this nonce's reuse; see {@link NonceTrust}. */
@@ -30,6 +31,16 @@ export interface NonceState {
  */
 type NonceTrust = "new" | "replacement" | "reusable";
 
+/**
+ * What the server's `opaque` says, learned at the first 401 without `stale=true` that keeps the opaque
+ * of a shared nonce: `unknown` until then; `per-client`, a challenge to a request without credentials
+ * brought a new opaque (Apache's mod_auth_digest opens a client entry per opaque and counts its nonces
+ * strictly in order), so a 401 that keeps the opaque ties its nonce to the other requests'; `server-wide`,
+ * it brought the same one (Tomcat's DigestAuthenticator sends one opaque to every client and counts per
+ * nonce), so a kept opaque ties nothing.
+ */
+export type OpaqueUse = "unknown" | "per-client" | "server-wide";
+
 /** Where a request takes the nonce of its next signed try from. */
 export type Source =
   /** The session's nonce, shared by every request; the first request fetches it while others wait. */
@@ -38,6 +49,12 @@ export type Source =
   | { kind: "held"; state: NonceState }
   /** A nonce this request fetches for itself, with a request without credentials. */
   | { kind: "own" };
+
+/**
+ * What a refused try leads to: a {@link Source}, or `learn`: fetch a challenge without credentials to
+ * learn the server's {@link OpaqueUse}, then ask again.
+ */
+export type Refusal = Source | { kind: "learn" };
 
 /** One request's way through {@link DigestSession.perform}. */
 export interface Attempt {
@@ -72,10 +89,13 @@ export class NonceBook {
   current: NonceState | undefined;
   /** `reuse`, or `fresh` while the server is taken to refuse reused nonces (see {@link DigestMode}). */
   signing: DigestMode;
+  /** What the server's opaque says (see {@link OpaqueUse}). */
+  opaques: OpaqueUse;
 
   constructor() {
     this.current = undefined;
     this.signing = "reuse";
+    this.opaques = "unknown";
   }
 
   /**
@@ -88,10 +108,14 @@ export class NonceBook {
     nc: number,
     challenge: DigestChallenge,
     attempt: Attempt,
-  ): Source {
-    // A 401 that keeps the opaque of a nonce others use ties its nonce to theirs (Apache counts per
-    // opaque); without an opaque, or with a new one, its nonce is this request's alone.
-    const tied = challenge.opaque !== undefined && challenge.opaque === state.challenge.opaque && shared;
+  ): Refusal {
+    // A 401 that keeps the opaque of a nonce others use ties its nonce to theirs when the server counts
+    // per opaque (Apache); without an opaque, with a new one, or with the one the server gives every
+    // client (Tomcat), its nonce is this request's alone. Which server it is shows once: a refusal of
+    // the credentials or of a count out of order reads the same.
+    const kept = challenge.opaque !== undefined && challenge.opaque === state.challenge.opaque && shared;
+    if (kept && !challenge.stale && this.opaques === "unknown") return { kind: "learn" };
+    const tied = kept && this.opaques !== "server-wide";
     const next = newState(challenge, !tied);
     const alone: Source = tied ? { kind: "own" } : { kind: "held", state: next };
     // The last try is with a nonce this request holds alone.
@@ -115,6 +139,23 @@ export class NonceBook {
     }
     attempt.displaced = state;
     return alone;
+  }
+
+  /**
+   * What a challenge to a request without credentials (`fetched`) shows next to the opaque that the
+   * 401 to `refused` kept: the same opaque, and the server gives it to every client; another, and it
+   * opened a new client entry, whose nonce every request moves to.
+   */
+  learned(refused: NonceState, fetched: NonceState): void {
+    if (fetched.challenge.opaque === refused.challenge.opaque) {
+      this.opaques = "server-wide";
+      return;
+    }
+    this.opaques = "per-client";
+    if (this.current === refused || this.current === undefined) {
+      fetched.alone = false;
+      this.current = fetched;
+    }
   }
 
   /** Bookkeeping after an accepted answer signed with `state` at count `nc`. */

@@ -12,6 +12,7 @@ import {
   NonceBook,
   type NonceState,
   newState,
+  type OpaqueUse,
   type Source,
 } from "./digest-nonces";
 import type {
@@ -55,8 +56,12 @@ function describeOffered(challenges: readonly AuthChallenge[]): string {
  *   cost N + 1 round trips at any concurrency, and no nonce count is used twice.
  * - A 401 with `stale=true` to the session's nonce moves every request to the nonce of that 401 (the
  *   first such 401 does; the others follow it).
- * - So does a 401 that keeps the `opaque` of the session's nonce (a count that a strict server such as
- *   Apache's mod_auth_digest saw out of order).
+ * - So does a 401 that keeps the `opaque` of the session's nonce when the server counts nonces per
+ *   opaque, strictly in order, as Apache's mod_auth_digest does (a count it saw out of order). Whether
+ *   it does shows at the first such 401 without `stale=true`: one challenge is fetched without
+ *   credentials while the requests that also met one wait. A new opaque says it does (every request
+ *   moves to that challenge's nonce); the same opaque says the server gives every client one opaque, as
+ *   Tomcat does, and from then on a kept opaque means nothing (the next bullet).
  * - Any other 401 to the session's nonce (an expiry as the spec's server answers it, `stale=false`) is
  *   answered by this request alone with the nonce of that 401; if that passes, the session adopts it.
  *   When the server then refuses the second use of that nonce too, before accepting any, it may refuse
@@ -75,6 +80,8 @@ export class DigestSession {
   private readonly makeCnonce: () => string;
   private readonly nonces: NonceBook;
   private pending: Promise<void> | undefined;
+  /** The challenge fetch that learns what the server's opaque says, while in flight. */
+  private learning: Promise<void> | undefined;
 
   constructor(options: DigestSessionOptions) {
     const { password } = options;
@@ -83,6 +90,7 @@ export class DigestSession {
     this.makeCnonce = options.cnonce ?? createCnonce;
     this.nonces = new NonceBook();
     this.pending = undefined;
+    this.learning = undefined;
   }
 
   /** `reuse`, or `fresh` while the server is taken to refuse reused nonces (see {@link DigestMode}). */
@@ -133,7 +141,43 @@ export class DigestSession {
       if (attempt.tries >= MAX_TRIES) return { response, rejected: true, why: "stale" };
       events.onChallenge?.();
       await response.discard();
-      attempt.source = this.nonces.refused(state, shared, signed.nc, challenge, attempt);
+      let next = this.nonces.refused(state, shared, signed.nc, challenge, attempt);
+      while (next.kind === "learn") {
+        const answered = await this.learnOpaques(state, request, send, events);
+        if (answered) return answered;
+        next = this.nonces.refused(state, shared, signed.nc, challenge, attempt);
+      }
+      attempt.source = next;
+    }
+  }
+
+  /**
+   * Fetches a challenge without credentials to learn what the server's opaque says (see
+   * {@link OpaqueUse}), next to the opaque that a 401 to `refused` kept; requests that need to know
+   * meanwhile wait for it. Returns the request's outcome when that fetch answered it.
+   */
+  private async learnOpaques<R extends DigestResponseLike>(
+    refused: NonceState,
+    request: DigestRequest,
+    send: DigestSend<R>,
+    events: DigestEvents,
+  ): Promise<DigestOutcome<R> | undefined> {
+    if (this.learning) {
+      await this.learning;
+      return undefined;
+    }
+    let release: () => void = () => {};
+    this.learning = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    try {
+      const probed = await this.probe(request, send, events, false);
+      if (probed.kind === "done") return probed.outcome;
+      this.nonces.learned(refused, probed.state);
+      return undefined;
+    } finally {
+      this.learning = undefined;
+      release();
     }
   }
 

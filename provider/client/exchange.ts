@@ -3,7 +3,7 @@
  * or dropped, under the round trip's deadline, and a 401 whose body is read before the session sees it.
  */
 import type { Dispatcher } from "undici";
-import { type BodyStream, ERROR_BODY_BYTES, parseErrorBody, readLimited } from "./body";
+import { type BodyStream, ERROR_BODY_BYTES, type ErrorBody, parseErrorBody, readLimited } from "./body";
 import { type Call, callInfo } from "./call";
 import type { DigestResponseLike, ResponseHeaders } from "./digest-types";
 import { ResponseTooLargeError } from "./errors/response-too-large-error";
@@ -109,14 +109,15 @@ async function discard(trip: RoundTrip): Promise<void> {
 
 /**
  * A 401 to a signed request, its body read (up to the error-body cap) before the digest session
- * sees it. A body that names an `errorCode`, the field every `ApiError` carries, was written past
- * authentication: a digest server's own refusal (RFC 7616 §3.3) carries no application error. The
- * session must then not sign the request again (its body would cross twice) nor read the 401 as a
- * refused nonce. The check stays here, not in `api/`, because the session runs inside `request()`
- * and `api/` sees only its outcome; it names no code, and what a code means (a role the caller lacks)
- * is said in `api/` alone.
+ * sees it, so that the caller's `pastAuthentication` can say whether it was written past
+ * authentication. The session must then not sign the request again (its body would cross twice) nor
+ * read the 401 as a refused nonce. Without that declaration every 401 is authentication's.
  */
-export async function peekedExchange(exchange: Exchange, clean: (text: string) => string): Promise<Exchange> {
+export async function peekedExchange(
+  exchange: Exchange,
+  clean: (text: string) => string,
+  isPastAuthentication: ((answer: ErrorBody) => boolean) | undefined,
+): Promise<Exchange> {
   const { status, headers } = exchange;
   let body: Buffer | undefined;
   let failure: unknown;
@@ -133,7 +134,8 @@ export async function peekedExchange(exchange: Exchange, clean: (text: string) =
   return {
     status,
     headers,
-    pastAuthentication: body !== undefined && parseErrorBody(body, headers, clean).errorCode !== undefined,
+    pastAuthentication:
+      body !== undefined && isPastAuthentication?.(parseErrorBody(body, headers, clean)) === true,
     discard: async () => {},
     readAll: bodyRead,
     readSome: bodyRead,

@@ -16,6 +16,7 @@ import { InvalidArgumentError } from "./errors/invalid-argument-error";
 import { type Exchange, openExchange, peekedExchange, type RoundTrip, RoundTripTimer } from "./exchange";
 import { resolveOptions } from "./options";
 import { redact } from "./redact";
+import { Refusals } from "./refusals";
 import { parseRetryAfter, type RetryPolicy, withRetries } from "./retry";
 import { SchemeCheck } from "./scheme";
 import { transportError } from "./transport-errors";
@@ -49,6 +50,8 @@ export class HttpClient {
   private agent: Agent | undefined;
   private closed: boolean;
   private readonly scheme: SchemeCheck;
+  // Every call to this server learns from the others' refused connections.
+  private readonly refusals: Refusals;
 
   /** Validates every option at once; throws an `InvalidArgumentError` naming the first bad one. */
   constructor(options: ClientOptions) {
@@ -67,6 +70,7 @@ export class HttpClient {
     this.stats = { roundTrips: 0, challenges: 0, retries: 0 };
     this.agent = undefined;
     this.closed = false;
+    this.refusals = new Refusals();
     this.scheme = new SchemeCheck({
       baseUrl: resolved.shownUrl,
       origin: this.origin,
@@ -88,7 +92,8 @@ export class HttpClient {
 
   /**
    * Sends one request and returns the parsed JSON of a 2xx answer. Retries what is safe to retry (see
-   * {@link RequestOptions.idempotent}). Throws `ApiError` (non-2xx), `AuthenticationError`,
+   * {@link RequestOptions.idempotent}); a refused connection only briefly, and once for all the calls
+   * to this server (see {@link Refusals}). Throws `ApiError` (non-2xx), `AuthenticationError`,
    * `TimeoutError`, `NetworkError`/`TlsError`, `ResponseShapeError`, `ResponseTooLargeError`, or
    * `InvalidArgumentError` for a bad argument.
    */
@@ -99,6 +104,7 @@ export class HttpClient {
       onRetry: () => {
         this.stats.retries += 1;
       },
+      refusals: this.refusals,
     });
   }
 
@@ -211,6 +217,7 @@ export class HttpClient {
     }
     timer.watch(data.body);
     this.scheme.heard();
+    this.refusals.answered();
     const trip: RoundTrip = {
       call,
       probe,
@@ -222,7 +229,7 @@ export class HttpClient {
     const fail = (error: unknown) => this.transportError(call, error, timer, probe);
     const exchange = openExchange(trip, fail);
     if (trip.status === 401 && authorization !== undefined) {
-      return peekedExchange(exchange, (text) => this.redact(text, call));
+      return peekedExchange(exchange, (text) => this.redact(text, call), call.pastAuthentication);
     }
     return exchange;
   }

@@ -41,6 +41,7 @@ export {
 export type {
   ClientOptions,
   ClientStats,
+  ErrorAnswer,
   HttpMethod,
   JsonResponse,
   RequestOptions,

@@ -10,6 +10,7 @@ import { OpsManagerError } from "./errors/opsmanager-error";
 import { SchemeMismatchError } from "./errors/scheme-mismatch-error";
 import { TimeoutError } from "./errors/timeout-error";
 import { TlsError } from "./errors/tls-error";
+import type { Refusals } from "./refusals";
 import type { HttpMethod, RetryOptions } from "./types";
 
 /** What retrying needs to know of a request: whether repeating it is safe. */
@@ -35,6 +36,12 @@ export interface RetryHooks {
   now?(): number;
   /** A number in [0, 1); default `Math.random`. */
   random?(): number;
+  /**
+   * The refusals of the server the attempts go to, shared with the other calls to it: a refused
+   * connection is then retried for a short window only, by one call for all (see {@link Refusals}),
+   * instead of for the whole budget by each.
+   */
+  refusals?: Refusals;
 }
 
 /** Statuses worth retrying for idempotent requests. */
@@ -113,6 +120,11 @@ export function isRetryable(request: RetryTarget, error: unknown): boolean {
   return false;
 }
 
+/** Whether `error` is a connection the server refused: nothing listens at its port now. */
+export function isRefusal(error: unknown): boolean {
+  return error instanceof NetworkError && error.causeCode === "ECONNREFUSED";
+}
+
 /** Full jitter (a uniform wait in [0, min(maxDelayMs, baseDelayMs·2^attempt))), attempt from 0. */
 export function backoffDelay(
   attempt: number,
@@ -147,7 +159,8 @@ function defaultSleep(ms: number): Promise<void> {
  * Runs `attempt` until it succeeds, fails with an error not worth retrying, or the policy's attempts or
  * time run out; then throws the last error. Backoff waits are capped at `maxDelayMs`; a `Retry-After`
  * is waited out in full however long it is, as long as the time budget (`maxElapsedMs`) has that much
- * left. A longer one fails at once, with an error that says so.
+ * left. A longer one fails at once, with an error that says so. Given the server's `refusals`, a
+ * refused connection is retried as they say instead: briefly, and by one call for all.
  */
 export async function withRetries<T>(
   request: RetryTarget,
@@ -163,25 +176,46 @@ export async function withRetries<T>(
     if (error instanceof OpsManagerError) error.noteAttempts(attempts, now() - started);
     return error;
   };
-  for (let index = 0; ; index += 1) {
-    try {
-      return await attempt(index);
-    } catch (error) {
-      if (index + 1 >= policy.maxAttempts || !isRetryable(request, error)) throw final(error, index + 1);
-      const left = policy.maxElapsedMs - (now() - started);
-      const backoff = backoffDelay(index, policy, hooks.random);
-      let delay = backoff;
-      if (error instanceof ApiError && error.retryAfterMs !== undefined) {
-        // RFC 9110 §10.2.3: the server says how long to wait; coming back sooner is refused again. If
-        // that is past the budget, waiting is pointless: fail now and say why.
-        if (error.retryAfterMs > left) {
-          throw final(error.beyondRetryBudget(left, policy.maxElapsedMs), index + 1);
+  const refusals = hooks.refusals;
+  // This call, as the shared record of refusals knows it.
+  const caller = {};
+  try {
+    for (let index = 0; ; index += 1) {
+      try {
+        return await attempt(index);
+      } catch (error) {
+        const allowed = index + 1 < policy.maxAttempts && isRetryable(request, error);
+        const left = policy.maxElapsedMs - (now() - started);
+        const backoff = allowed ? backoffDelay(index, policy, hooks.random) : 0;
+        if (refusals !== undefined && isRefusal(error)) {
+          const step = refusals.refused(caller, now(), allowed && backoff <= left ? backoff : undefined);
+          if (step.kind === "give-up") throw final(error, index + 1);
+          if (step.kind === "wait") {
+            if (await step.stillRefused) throw final(error, index + 1);
+            hooks.onRetry?.({ attempt: index + 1, delayMs: 0, error });
+          } else {
+            hooks.onRetry?.({ attempt: index + 1, delayMs: step.delayMs, error });
+            await sleep(step.delayMs);
+          }
+          continue;
         }
-        delay = Math.max(error.retryAfterMs, Math.min(backoff, left));
+        refusals?.release(caller);
+        if (!allowed) throw final(error, index + 1);
+        let delay = backoff;
+        if (error instanceof ApiError && error.retryAfterMs !== undefined) {
+          // RFC 9110 §10.2.3: the server says how long to wait; coming back sooner is refused again. If
+          // that is past the budget, waiting is pointless: fail now and say why.
+          if (error.retryAfterMs > left) {
+            throw final(error.beyondRetryBudget(left, policy.maxElapsedMs), index + 1);
+          }
+          delay = Math.max(error.retryAfterMs, Math.min(backoff, left));
+        }
+        if (delay > left) throw final(error, index + 1);
+        hooks.onRetry?.({ attempt: index + 1, delayMs: delay, error });
+        await sleep(delay);
       }
-      if (delay > left) throw final(error, index + 1);
-      hooks.onRetry?.({ attempt: index + 1, delayMs: delay, error });
-      await sleep(delay);
     }
+  } finally {
+    refusals?.release(caller);
   }
 }

@@ -86,6 +86,19 @@ export interface RequestOptions {
    * are, POST and PATCH are not. A PATCH that sets fields to the values it carries may declare `true`.
    */
   idempotent?: boolean;
+  /**
+   * Which 401 answers to a signed request were written past authentication, judged from the answer's
+   * error body: such a 401 is the request's outcome (an `ApiError`), never signed again nor read as a
+   * refused nonce. A fact about the API the caller speaks. Default: none; every 401 is authentication's.
+   */
+  pastAuthentication?: (answer: ErrorAnswer) => boolean;
+}
+
+/** What an error answer's body says, as {@link RequestOptions.pastAuthentication} sees it. */
+export interface ErrorAnswer {
+  errorCode?: string;
+  detail?: string;
+  reason?: string;
 }
 
 /** A successful (2xx) answer. */

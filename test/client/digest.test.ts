@@ -9,7 +9,7 @@ import {
   parseWwwAuthenticate,
   selectDigestChallenge,
 } from "../../provider/client";
-import { parseDigestHeader } from "./support/digest-server";
+import { parseDigestHeader } from "../../simulator/digest";
 
 const RFC7616 = {
   username: "Mufasa",

@@ -1,10 +1,7 @@
-import * as net from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
-import { apiRoot } from "../../provider/api/api-root";
+import { describe, expect, it } from "vitest";
 import {
   ApiError,
   backoffDelay,
-  HttpClient,
   InvalidArgumentError,
   isRetryable,
   NetworkError,
@@ -13,44 +10,11 @@ import {
   TimeoutError,
   withRetries,
 } from "../../provider/client";
-import type { ClientOptions } from "../../provider/client/types";
-import {
-  DEFAULT_PASSWORD,
-  DEFAULT_USER,
-  type DigestServer,
-  type DigestServerOptions,
-  type Handler,
-  sendJson,
-  startDigestServer,
-} from "./support/digest-server";
+import { freePort } from "../support/http";
+import { perTest } from "./support/clients";
+import { type Handler, sendJson } from "./support/digest-server";
 
-let servers: DigestServer[] = [];
-let clients: HttpClient[] = [];
-
-afterEach(async () => {
-  await Promise.all(clients.map((c) => c.close()));
-  await Promise.all(servers.map((s) => s.close()));
-  clients = [];
-  servers = [];
-});
-
-async function serve(options: DigestServerOptions): Promise<DigestServer> {
-  const s = await startDigestServer(options);
-  servers.push(s);
-  return s;
-}
-
-function makeClient(baseUrl: string, options: Partial<ClientOptions> = {}): HttpClient {
-  const c = new HttpClient({
-    baseUrl: apiRoot(baseUrl),
-    username: DEFAULT_USER,
-    password: DEFAULT_PASSWORD,
-    retry: { baseDelayMs: 5, maxDelayMs: 50, maxAttempts: 4 },
-    ...options,
-  });
-  clients.push(c);
-  return c;
-}
+const { serve, client: makeClient } = perTest({ retry: { baseDelayMs: 5, maxDelayMs: 50, maxAttempts: 4 } });
 
 /** Answers the first `failures` authenticated requests with `status`, then 200. */
 function failFirst(failures: number, status: number, headers: Record<string, string> = {}): Handler {
@@ -59,14 +23,6 @@ function failFirst(failures: number, status: number, headers: Record<string, str
       sendJson(res, status, { error: status, reason: "Failing", detail: `try ${ctx.count}` }, headers);
     else sendJson(res, 200, { ok: true });
   };
-}
-
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
 }
 
 describe("retries over the wire", () => {
@@ -173,6 +129,26 @@ describe("retries over the wire", () => {
     const client = makeClient(server.origin);
     await client.request({ method: "POST", path: "/jobs", body: { a: 1 } });
     expect(server.requests.filter((r) => r.method === "POST")).toHaveLength(3);
+
+    // 429 as the error table documents it, without Retry-After: the client's own backoff.
+    const limited = await serve({ handler: failFirst(2, 429) });
+    const limitedClient = makeClient(limited.origin);
+    const res = await limitedClient.request({ method: "POST", path: "/jobs", body: { a: 1 } });
+    expect(res.body).toEqual({ ok: true });
+    const posts = limited.requests.filter((r) => r.method === "POST" && r.verdict === "accepted");
+    expect(posts.map((r) => r.body)).toEqual(['{"a":1}', '{"a":1}', '{"a":1}']);
+    expect(limitedClient.stats.retries).toBe(2);
+
+    // 429 with Retry-After: the POST is sent again once the wait asked for has passed.
+    const asked = await serve({ handler: failFirst(1, 429, { "retry-after": "1" }) });
+    const askedClient = makeClient(asked.origin, {
+      retry: { baseDelayMs: 5, maxDelayMs: 50, maxAttempts: 3 },
+    });
+    const started = Date.now();
+    await askedClient.request({ method: "POST", path: "/jobs", body: { a: 1 } });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
+    expect(asked.requests.filter((r) => r.method === "POST" && r.verdict === "accepted")).toHaveLength(2);
+    expect(askedClient.stats.retries).toBe(1);
   });
 
   it("a POST whose connection drops after sending is sent once, and the error says it may have been acted on", async () => {

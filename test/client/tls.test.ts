@@ -1,13 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiRoot } from "../../provider/api/api-root";
-import { HttpClient, TlsError } from "../../provider/client";
+import { type HttpClient, TlsError } from "../../provider/client";
 import { makeTestCa, type TestCa } from "../support/tls";
-import {
-  DEFAULT_PASSWORD,
-  DEFAULT_USER,
-  type DigestServer,
-  startDigestServer,
-} from "./support/digest-server";
+import { digestClient } from "./support/clients";
+import { type DigestServer, startDigestServer } from "./support/digest-server";
 
 let pki: TestCa;
 let server: DigestServer;
@@ -24,10 +19,7 @@ afterAll(async () => {
 });
 
 function makeClient(host: string, caPem?: string): HttpClient {
-  const c = new HttpClient({
-    baseUrl: apiRoot(`https://${host}:${server.port}`),
-    username: DEFAULT_USER,
-    password: DEFAULT_PASSWORD,
+  const c = digestClient(`https://${host}:${server.port}`, {
     ...(caPem ? { caPem } : {}),
     retry: { baseDelayMs: 1, maxAttempts: 3 },
   });

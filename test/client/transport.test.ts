@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { apiRoot } from "../../provider/api/api-root";
 import {
   ApiError,
   closeAllHttpClients,
@@ -13,40 +12,14 @@ import {
 } from "../../provider/client";
 import type { ClientOptions } from "../../provider/client/types";
 import { orgKeysPage } from "../support/listing";
-import {
-  DEFAULT_PASSWORD,
-  DEFAULT_USER,
-  type DigestServer,
-  type DigestServerOptions,
-  sendJson,
-  startDigestServer,
-} from "./support/digest-server";
+import { perTest } from "./support/clients";
+import { DEFAULT_PASSWORD, DEFAULT_USER, sendJson } from "./support/digest-server";
 
-let server: DigestServer | undefined;
-let client: HttpClient | undefined;
+const { setup, serve } = perTest({ retry: { baseDelayMs: 5, maxDelayMs: 20, maxAttempts: 1 } });
 
 afterEach(async () => {
-  await client?.close();
-  await server?.close();
   await closeAllHttpClients();
-  client = undefined;
-  server = undefined;
 });
-
-async function setup(
-  serverOptions: DigestServerOptions,
-  clientOptions: Partial<ClientOptions> = {},
-): Promise<{ server: DigestServer; client: HttpClient }> {
-  server = await startDigestServer(serverOptions);
-  client = new HttpClient({
-    baseUrl: apiRoot(server.origin),
-    username: DEFAULT_USER,
-    password: DEFAULT_PASSWORD,
-    retry: { baseDelayMs: 5, maxDelayMs: 20, maxAttempts: 1 },
-    ...clientOptions,
-  });
-  return { server, client };
-}
 
 describe("deadlines", () => {
   it("a hanging server fails within timeoutMs plus a small margin, naming the call and the timeout", async () => {
@@ -347,7 +320,7 @@ describe("base URL and options", () => {
   });
 
   it("getHttpClient shares one client per API root and credentials, so one digest session", async () => {
-    server = await startDigestServer();
+    const server = await serve();
     const options = { baseUrl: server.origin, username: DEFAULT_USER, password: DEFAULT_PASSWORD };
     const a = getHttpClient(options);
     const b = getHttpClient({ ...options, baseUrl: `${server.origin}/` });

@@ -5,22 +5,18 @@
  */
 import * as net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiRoot } from "../../provider/api/api-root";
 import {
   ApiError,
-  HttpClient,
+  type HttpClient,
   NetworkError,
   OpsManagerError,
   SchemeMismatchError,
 } from "../../provider/client";
 import type { ClientOptions } from "../../provider/client/types";
+import { freePort } from "../support/http";
 import { makeTestCa } from "../support/tls";
-import {
-  DEFAULT_PASSWORD,
-  DEFAULT_USER,
-  type DigestServer,
-  startDigestServer,
-} from "./support/digest-server";
+import { digestClient } from "./support/clients";
+import { type DigestServer, startDigestServer } from "./support/digest-server";
 
 const SETTING = "opsmanager:baseUrl or the environment variable OPSMANAGER_BASE_URL";
 
@@ -43,14 +39,7 @@ afterAll(async () => {
 
 /** A client with the default retry policy (8 attempts), as the provider builds it from the URL a user set. */
 function makeClient(baseUrl: string, options: Partial<ClientOptions> = {}): HttpClient {
-  const c = new HttpClient({
-    baseUrl: apiRoot(baseUrl),
-    configuredUrl: baseUrl,
-    username: DEFAULT_USER,
-    password: DEFAULT_PASSWORD,
-    settingNames: { baseUrl: SETTING },
-    ...options,
-  });
+  const c = digestClient(baseUrl, { configuredUrl: baseUrl, settingNames: { baseUrl: SETTING }, ...options });
   clients.push(c);
   return c;
 }
@@ -78,14 +67,6 @@ async function rawServer(answer: Buffer | string): Promise<number> {
 
 /** `text` as a regular expression that matches it literally. */
 const literally = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 describe("the other scheme than the server speaks", () => {
   it("http:// to an HTTPS server fails at once, in one line that says to use https:// and names the setting", async () => {

@@ -4,12 +4,15 @@
  * and type-checked in the two layouts users' programs have: `pulumi new typescript`'s (CommonJS,
  * `strict`, no `esModuleInterop`, no `skipLibCheck`) and an ES module with `module: nodenext`.
  */
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import * as fs from "node:fs";
+import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiRoot } from "../../provider/api/api-root";
+import { HttpClient } from "../../provider/client";
 import { packRepo, repoRoot } from "../support/program-dir";
 import { registryUnreachable } from "../support/registry";
 
@@ -181,6 +184,71 @@ suite(`the packed package installed by npm into a fresh program${offline ? ` (sk
     expect(loaded.host).toEqual(["configure", "logCollectionJobMethods", "orgApiKeyMethods"]);
     expect(loaded.simulator).toBe("function");
     expect(String(loaded.zod)).toContain(path.join(fs.realpathSync(dir), "node_modules"));
+  });
+
+  it("runs the simulator as `npx pulumi-opsmanager-simulator`, which prints its settings and answers with them", async () => {
+    // Its own process group, so that stopping it stops the simulator npx started, not npx alone.
+    const child = spawn(
+      "npx",
+      ["--no-install", "pulumi-opsmanager-simulator", "--port", "0", "--keys", "2"],
+      {
+        cwd: dir,
+        stdio: ["ignore", "pipe", "pipe"],
+        detached: true,
+      },
+    );
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    let stdout = "";
+    let stderr = "";
+    child.stderr.on("data", (c: Buffer) => {
+      stderr += c.toString();
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on("data", (c: Buffer) => {
+          stdout += c.toString();
+          if (stdout.includes("# Press Ctrl+C to stop.\n")) resolve();
+        });
+        child.once("exit", (code) => reject(new Error(`npx exited with ${code}: ${stderr}`)));
+      });
+      const setting = (name: string) => new RegExp(`^export ${name}=(\\S+)$`, "m").exec(stdout)?.[1];
+      const url = setting("OPSMANAGER_BASE_URL");
+      const orgId = /^# Organization \(orgId\): (\S+)$/m.exec(stdout)?.[1];
+      expect(stdout).toMatch(/^# Ops Manager simulator listening on http:\/\/127\.0\.0\.1:\d+ /);
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const client = new HttpClient({
+        baseUrl: apiRoot(url!),
+        username: setting("OPSMANAGER_PUBLIC_KEY")!,
+        password: setting("OPSMANAGER_PRIVATE_KEY")!,
+      });
+      try {
+        const { body } = await client.request({ method: "GET", path: `/orgs/${orgId}/apiKeys` });
+        expect((body as { totalCount: number }).totalCount).toBe(3);
+      } finally {
+        await client.close();
+      }
+    } finally {
+      if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, "SIGTERM");
+    }
+    await exited;
+    // Stopped: the port it listened on refuses connections.
+    const port = Number(/127\.0\.0\.1:(\d+) /.exec(stdout)?.[1]);
+    const connect = () =>
+      new Promise<string | undefined>((resolve) => {
+        const socket = net.connect(port, "127.0.0.1");
+        socket.once("connect", () => {
+          socket.destroy();
+          resolve(undefined);
+        });
+        socket.once("error", (e: NodeJS.ErrnoException) => resolve(e.code));
+      });
+    // npx may exit before the simulator it started has closed its server.
+    let refused = await connect();
+    for (let tries = 0; refused === undefined && tries < 50; tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      refused = await connect();
+    }
+    expect(refused).toBe("ECONNREFUSED");
   });
 
   it.concurrent("type-checks in `pulumi new typescript`'s layout: CommonJS, strict, no esModuleInterop or skipLibCheck", async () => {

@@ -5,14 +5,9 @@ import * as job from "../../provider/resources/log-collection-job/log-collection
 import * as key from "../../provider/resources/org-api-key/org-api-key-methods";
 import { configure, resetRuntimeForTests } from "../../provider/resources/shared/runtime";
 import { resetServerMemoryForTests } from "../../provider/resources/shared/server-memory";
-import { startSimulator } from "../../simulator";
+import { parseDigestHeader, startSimulator } from "../../simulator";
 import type { Simulator } from "../../simulator/types";
-import {
-  type DigestServer,
-  parseDigestHeader,
-  sendJson,
-  startDigestServer,
-} from "../client/support/digest-server";
+import { type DigestServer, sendJson, startDigestServer } from "../client/support/digest-server";
 import { expectNoSecret, PRIVATE_KEY, PROVIDER_MASKED, SERVER_REDACTED } from "./support";
 
 const OTHER_ORG = "5f00000000000000000000ee";

@@ -5,6 +5,7 @@
  * calling a provider (check, then create with the checked inputs, so many at a time).
  */
 import { createRequire } from "node:module";
+import { expect } from "vitest";
 import { type Host, NO_ENV, type Props, startHost } from "./host";
 import { makeProgramDir, type ProgramDir } from "./program-dir";
 import { serializeProvider } from "./serialize";
@@ -21,8 +22,11 @@ export interface ProviderFixture {
   newHost(config: Record<string, string> | null, env?: Record<string, string | undefined>): Promise<Host>;
   withKey(props: Props): Props;
   withJob(props: Props): Props;
-  /** Closes every host and removes the program directory. */
-  close(): Promise<void>;
+  /**
+   * Closes every host and removes the program directory, then asserts that nothing any host printed
+   * carries one of `secrets`.
+   */
+  close(...secrets: string[]): Promise<void>;
 }
 
 /** Builds the fixture; `npm run build` must have run (the providers come from `dist/`). */
@@ -47,9 +51,12 @@ export async function providerFixture(): Promise<ProviderFixture> {
     },
     withKey: (props) => ({ ...props, __provider: keyText }),
     withJob: (props) => ({ ...props, __provider: jobText }),
-    async close() {
+    async close(...secrets) {
       await Promise.all(hosts.map((h) => h.close()));
       await program.cleanup();
+      for (const h of hosts) {
+        for (const secret of secrets) expect(h.stdout + h.stderr).not.toContain(secret);
+      }
     },
   };
 }

@@ -19,6 +19,14 @@ const NOTHING_MANAGED: Managed = { desc: false, roles: false, by: "apiKeyId" };
 
 const text = (value: unknown) => (typeof value === "string" ? value : "");
 const texts = (value: unknown) => (Array.isArray(value) ? value.filter((v) => typeof v === "string") : []);
+// Roles in state are the server's strings, typed as the roles a program declares (as orgRolesOf does).
+const roleTexts = (value: unknown) => texts(value) as OrgRole[];
+
+/** State as any version stored it: every field may be missing, and roles are the server's strings. */
+export type StoredKeyState = Partial<Omit<OrgApiKeyProviderOutputs, "roles" | "adopted">> & {
+  roles?: string[];
+  adopted?: { desc?: string; roles?: string[]; accessList?: string[] };
+};
 
 /**
  * Any earlier OrgApiKey state in today's shape: a missing text as `""`, a missing list as empty, a
@@ -35,18 +43,18 @@ const texts = (value: unknown) => (Array.isArray(value) ? value.filter((v) => ty
  * - nothing lost: refresh does not replace the unknown with a guess that the next `up` would act on.
  * State from `OrgApiKey.get` holds the orgId alone (no key id): that lookup manages nothing.
  */
-export function upgradeKeyState(olds: Partial<OrgApiKeyProviderOutputs>): KeyState {
+export function upgradeKeyState(olds: StoredKeyState): KeyState {
   const adopted = olds.adopted;
   const state: KeyState = {
     orgId: text(olds.orgId),
     apiKeyId: text(olds.apiKeyId),
     publicKey: text(olds.publicKey),
     desc: text(olds.desc),
-    roles: texts(olds.roles) as OrgRole[],
+    roles: roleTexts(olds.roles),
     privateKey: text(olds.privateKey),
     projectRoles: Array.isArray(olds.projectRoles) ? olds.projectRoles : [],
     restoreOnDelete: olds.restoreOnDelete === true,
-    adopted: { desc: text(adopted?.desc), roles: texts(adopted?.roles) as OrgRole[] },
+    adopted: { desc: text(adopted?.desc), roles: roleTexts(adopted?.roles) },
   };
   // The access list is managed while the state holds it; state without it (all state written before
   // it could be managed) manages none, and it stays absent so that a refresh adds no field.
@@ -54,7 +62,7 @@ export function upgradeKeyState(olds: Partial<OrgApiKeyProviderOutputs>): KeySta
     state.accessList = texts(olds.accessList);
     if (Array.isArray(olds.accessListEntries)) state.accessListEntries = olds.accessListEntries;
   }
-  if (Array.isArray(adopted?.accessList)) state.adopted.accessList = texts(adopted.accessList);
+  if (Array.isArray(adopted?.accessList)) state.adopted.accessList = texts(adopted?.accessList);
   if (olds.managed !== undefined) state.managed = olds.managed;
   else if (olds.apiKeyId === undefined) state.managed = NOTHING_MANAGED;
   return state;

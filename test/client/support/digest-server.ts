@@ -4,11 +4,19 @@
  * code, and records everything that crossed the wire. It can be hostile: expire nonces, refuse nonce
  * reuse, count nonces strictly per `opaque` as Apache httpd's mod_auth_digest does, judge requests out of
  * the order they were sent, and hand requests to a handler that misbehaves.
+ *
+ * The header parsing and the expected response are the simulator's (simulator/digest.ts). Its nonce
+ * bookkeeping is this server's own, because it misbehaves where the simulator's DigestAuthenticator
+ * cannot: nonces bound to an `opaque` with Apache's per-client counts, a verdict for each way a request
+ * fails (a replay told from a stale nonce or a refused reuse), nonces expired on demand, requests judged
+ * out of order, and the spec's `op` spelling in the challenge.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import * as http from "node:http";
 import * as https from "node:https";
 import type { AddressInfo } from "node:net";
+import { DIGEST_REALM, digestResponse, parseDigestHeader } from "../../../simulator/digest";
+import { readBody } from "../../support/http";
 
 /** What the server decided about one request. */
 export type Verdict =
@@ -117,34 +125,9 @@ export interface DigestServer {
   close(): Promise<void>;
 }
 
-export const REALM = "MMS Public API";
+export const REALM = DIGEST_REALM;
 export const DEFAULT_USER = "pubkey-abcdefgh";
 export const DEFAULT_PASSWORD = "0b1c6f52-8a5e-4f8e-a1d2-secret-private-key";
-
-const md5 = (text: string): string => createHash("md5").update(text, "utf8").digest("hex");
-
-/** Parses `Digest a="b", c=d` independently of the client's parser. */
-export function parseDigestHeader(header: string): Record<string, string> | undefined {
-  const match = /^Digest\s+(.*)$/is.exec(header);
-  if (!match?.[1]) return undefined;
-  const out: Record<string, string> = {};
-  const re = /([\w*-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,]*))\s*(?:,|$)/g;
-  for (const m of match[1].matchAll(re)) {
-    const name = m[1];
-    if (!name) continue;
-    out[name.toLowerCase()] = m[2] !== undefined ? m[2].replace(/\\(.)/g, "$1") : (m[3] ?? "");
-  }
-  return out;
-}
-
-function readBody(req: http.IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
-}
 
 /** Starts the server on 127.0.0.1, port 0. */
 export async function startDigestServer(options: DigestServerOptions = {}): Promise<DigestServer> {
@@ -228,9 +211,16 @@ export async function startDigestServer(options: DigestServerOptions = {}): Prom
     rec.nc = p.nc;
     if (!/^[0-9a-f]{8}$/.test(p.nc)) return { verdict: "bad-digest" };
     if (p.uri !== req.url) return { verdict: "uri-mismatch" };
-    const ha1 = md5(`${username}:${REALM}:${password}`);
-    const ha2 = md5(`${req.method}:${p.uri}`);
-    const expected = md5(`${ha1}:${p.nonce}:${p.nc}:${p.cnonce}:auth:${ha2}`);
+    const expected = digestResponse({
+      username,
+      password,
+      method: req.method ?? "",
+      uri: p.uri,
+      nonce: p.nonce,
+      nc: p.nc,
+      cnonce: p.cnonce,
+      qop: "auth",
+    });
     if (p.username !== username || p.realm !== REALM || p.response !== expected)
       return { verdict: "bad-digest" };
     const entry = nonces.get(p.nonce);

@@ -7,6 +7,7 @@
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import { DEFAULT_NONCE_LIFETIME_MS, DigestAuthenticator } from "../../../simulator/digest";
+import { readBody } from "../../support/http";
 import { badCredentials } from "../bodies/errors";
 import type { PublishedAnswer } from "../bodies/types";
 
@@ -50,15 +51,6 @@ export interface VerbatimServer {
 
 const NOT_SERVED =
   '{"detail":"This conformance test serves no answer here.","error":404,"reason":"Not Found"}';
-
-function readBody(req: http.IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
-}
 
 function send(res: http.ServerResponse, status: number, headers: Record<string, string>, body: string): void {
   res.writeHead(status, { ...headers, "content-length": String(Buffer.byteLength(body)) });

@@ -1,0 +1,150 @@
+/**
+ * The package as a team installs it before it is published: from git. A clone has no `dist/` (it is
+ * built, not committed), so npm's `prepare` must build it, both when npm installs the package from a
+ * git URL (npm installs the clone's devDependencies, runs `prepare`, then packs it) and when someone
+ * runs `npm pack` in a fresh clone. The repository here is a commit of the working tree, served by
+ * `git+file://`, so nothing but the npm registry is reached.
+ */
+import { execFile } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { repoRoot } from "../support/program-dir";
+import { registryUnreachable } from "../support/registry";
+
+const execFileAsync = promisify(execFile);
+
+// Installing from git installs the package's devDependencies from the npm registry: without it, that
+// part skips and says so (any other failure of the install fails the suite).
+const offline = registryUnreachable("typescript");
+if (offline) {
+  console.log(
+    `test/install/git-install.test.ts: skipped the git install, the npm registry cannot be reached: ${offline}`,
+  );
+}
+const online = offline ? describe.skip : describe;
+
+/** What the package ships that a clone does not have until it is built. */
+const BUILT = [
+  "dist/provider/index.js",
+  "dist/provider/host.js",
+  "dist/simulator/index.js",
+  "dist/simulator/cli.js",
+];
+
+let temp: string;
+let origin: string;
+
+async function git(cwd: string, ...args: string[]): Promise<string> {
+  const { stdout } = await execFileAsync(
+    "git",
+    ["-c", "user.name=test", "-c", "user.email=test@example.com", "-c", "init.defaultBranch=main", ...args],
+    { cwd, maxBuffer: 64 * 1024 * 1024 },
+  );
+  return stdout;
+}
+
+/**
+ * A git repository holding one commit of the working tree as it is now: the files git tracks or would
+ * track (ignored ones, `dist/` and `node_modules/` among them, left out), edits included.
+ */
+async function commitWorkingTree(into: string): Promise<void> {
+  const root = repoRoot();
+  const listed = await git(root, "ls-files", "-z", "--cached", "--others", "--exclude-standard");
+  const files = [...new Set(listed.split("\0"))].filter((f) => f !== "" && fs.existsSync(path.join(root, f)));
+  for (const file of files) {
+    fs.mkdirSync(path.dirname(path.join(into, file)), { recursive: true });
+    fs.copyFileSync(path.join(root, file), path.join(into, file));
+  }
+  await git(into, "init", "-q");
+  await git(into, "add", "-A");
+  await git(into, "commit", "-q", "-m", "the working tree");
+}
+
+beforeAll(async () => {
+  temp = fs.mkdtempSync(path.join(os.tmpdir(), "opsm-git-"));
+  origin = path.join(temp, "origin");
+  fs.mkdirSync(origin);
+  await commitWorkingTree(origin);
+});
+
+afterAll(() => {
+  if (temp) fs.rmSync(temp, { recursive: true, force: true });
+});
+
+describe("a fresh clone", () => {
+  it("has no dist/, and `npm pack` there builds it and ships it", async () => {
+    const clone = path.join(temp, "clone");
+    await git(temp, "clone", "-q", origin, clone);
+    expect(fs.existsSync(path.join(clone, "dist"))).toBe(false);
+    // The clone's dependencies as `npm ci` would install them, without downloading them again.
+    fs.symlinkSync(path.join(repoRoot(), "node_modules"), path.join(clone, "node_modules"), "dir");
+    const out = path.join(temp, "packed");
+    fs.mkdirSync(out);
+    const { stdout } = await execFileAsync(
+      "npm",
+      ["pack", "--json", "--loglevel=error", "--pack-destination", out],
+      { cwd: clone, maxBuffer: 64 * 1024 * 1024 },
+    );
+    const [entry] = JSON.parse(stdout.slice(stdout.indexOf("["))) as Array<{
+      files: Array<{ path: string }>;
+    }>;
+    const shipped = entry!.files.map((f) => f.path);
+    expect(shipped).toEqual(expect.arrayContaining([...BUILT, "LICENSE", "package.json"]));
+  }, 300_000);
+});
+
+online(
+  `installed by npm from a git URL into a fresh program${offline ? ` (skipped: ${offline})` : ""}`,
+  () => {
+    let program: string;
+
+    beforeAll(async () => {
+      program = path.join(temp, "program");
+      fs.mkdirSync(program);
+      fs.writeFileSync(
+        path.join(program, "package.json"),
+        `${JSON.stringify({ name: "git-install-test-program", version: "0.0.0", private: true }, null, 2)}\n`,
+      );
+      await execFileAsync(
+        "npm",
+        [
+          "install",
+          "--prefer-offline",
+          "--no-audit",
+          "--no-fund",
+          "--loglevel=error",
+          `git+file://${origin}`,
+        ],
+        { cwd: program, maxBuffer: 64 * 1024 * 1024 },
+      );
+    }, 900_000);
+
+    it("is built on install: dist/ is there and the package, its host and its simulator load by name", async () => {
+      const installed = path.join(program, "node_modules", "pulumi-opsmanager");
+      for (const file of BUILT) expect(fs.existsSync(path.join(installed, file)), file).toBe(true);
+      expect(fs.existsSync(path.join(installed, "LICENSE"))).toBe(true);
+      const script = `
+      console.log(JSON.stringify({
+        main: require.resolve("pulumi-opsmanager"),
+        exports: Object.keys(require("pulumi-opsmanager")).sort(),
+        host: Object.keys(require("pulumi-opsmanager/host")).sort(),
+        simulator: typeof require("pulumi-opsmanager/simulator").startSimulator,
+      }));`;
+      const { stdout } = await execFileAsync(process.execPath, ["-e", script], { cwd: program });
+      const loaded = JSON.parse(stdout) as Record<string, unknown>;
+      expect(loaded.main).toBe(path.join(fs.realpathSync(installed), "dist/provider/index.js"));
+      expect(loaded.exports).toEqual(
+        expect.arrayContaining(["OrgApiKey", "LogCollectionJob", "getOrgApiKeys"]),
+      );
+      // The names serialized providers call in state written by every earlier version.
+      expect(loaded.host).toEqual(["configure", "logCollectionJobMethods", "orgApiKeyMethods"]);
+      expect(loaded.simulator).toBe("function");
+      expect(fs.existsSync(path.join(program, "node_modules", ".bin", "pulumi-opsmanager-simulator"))).toBe(
+        true,
+      );
+    });
+  },
+);
