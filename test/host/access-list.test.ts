@@ -336,6 +336,39 @@ describe("restoreOnDelete of an adopted key", () => {
 });
 
 describe("a server error on an entry", () => {
+  it("a refused POST names the entries, the request and its code, and says nothing was removed", async () => {
+    const k = newKey("post refused");
+    const { state, inputs } = await adopt("post-refused", {
+      orgId: sim.orgId,
+      apiKeyId: k.id,
+      accessList: ["192.0.2.70"],
+    });
+    sim.faults.add({
+      method: "POST",
+      pathPrefix: listPath(k.id),
+      status: 400,
+      errorCode: "INVALID_ATTRIBUTE",
+    });
+    sim.resetRequests();
+    const program = { orgId: sim.orgId, apiKeyId: k.id, accessList: ["10.70.0.0/16", "192.0.2.71"] };
+    const error = await up(urn(KEY_TYPE, "post-refused"), k.id, state, inputs, program).then(
+      () => undefined,
+      (e: HostCallError) => e,
+    );
+    sim.faults.clear();
+    expect(error?.message).toMatch(
+      new RegExp(
+        `adding 10\\.70\\.0\\.0/16, 192\\.0\\.2\\.71 to its access list: POST ${listPath(k.id)} failed: 400 INVALID_ATTRIBUTE`,
+      ),
+    );
+    expect(error?.message).toMatch(
+      /Nothing was removed from the list; correct what the server refused, then run `pulumi up` again/,
+    );
+    // Sent once (a POST is never retried), and no DELETE after it.
+    expect(sent().map((r) => r.call)).toEqual([`POST ${listPath(k.id)}`]);
+    expect(serverList(k.id)).toEqual(["192.0.2.70"]);
+  });
+
   it("names the entry, the request, the status, errorCode and detail, and what to do", async () => {
     const k = newKey("refused");
     const { state, inputs } = await adopt("refused", {

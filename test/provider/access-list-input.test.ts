@@ -62,6 +62,13 @@ describe("check of accessList", () => {
     expect(inputs.accessList).toEqual(["10.0.0.0/24", "10.0.0.1", "2001:db8::/32", "::1"]);
   });
 
+  it("a list holding a value not known yet (preview) passes as it is", () => {
+    const unknown = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+    const { inputs, failures } = checkKeyInputs({ ...KEY, accessList: ["10.0.0.1/32", unknown] });
+    expect(failures).toEqual([]);
+    expect(inputs.accessList).toEqual(["10.0.0.1/32", unknown]);
+  });
+
   it("an empty list is a list to manage, kept empty", () => {
     const { inputs, failures } = checkKeyInputs({ ...KEY, accessList: [] });
     expect(failures).toEqual([]);
