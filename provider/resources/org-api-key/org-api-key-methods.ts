@@ -254,7 +254,8 @@ export async function read(id: string, olds: Partial<OrgApiKeyProviderOutputs>) 
 /**
  * `delete`: the API has no delete of a key, so the key stays on the server and leaves the stack. With
  * `restoreOnDelete`, the desc and roles it manages now (per the state) go back to what they were before
- * Pulumi managed them; a field it no longer manages is left as it is.
+ * Pulumi managed them; a field it no longer manages is left as it is. A managed access list goes back
+ * first (./access-list.ts, `restoreAccessList`).
  */
 export async function remove(id: string, olds: OrgApiKeyProviderOutputs): Promise<void> {
   const state = upgradeKeyState(olds);
