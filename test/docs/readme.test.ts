@@ -134,8 +134,6 @@ describe("command lines", () => {
     const bins = new Set([
       ...(typeof pkg.bin === "object" ? Object.keys(pkg.bin) : []),
       ...fs.readdirSync(path.join(ROOT, "node_modules", ".bin")),
-      // Arrives with the package's `bin` (issue 21, item 5), merged beside this test: remove from here then.
-      "pulumi-opsmanager-simulator",
     ]);
     const named = occurrences(/\bnpx ((?:@[\w.-]+\/)?[\w.-]+)/g);
     const missing = named
