@@ -49,6 +49,7 @@ export type {
 export { type GetOrgApiKeysArgs, getOrgApiKeys } from "./resources/org-api-key/get-org-api-keys";
 export { OrgApiKey, type OrgApiKeyArgs, type OrgApiKeyState } from "./resources/org-api-key/org-api-key";
 export type {
+  AccessListEntryOutput,
   OrgApiKeyProviderInputs as OrgApiKeyInputs,
   OrgApiKeyProviderOutputs as OrgApiKeyOutputs,
   ProjectRole,

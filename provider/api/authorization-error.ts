@@ -6,6 +6,7 @@ export type Operation =
   | { kind: "updateOrgApiKey"; orgId: string }
   | { kind: "createOrgApiKey"; orgId: string }
   | { kind: "deleteOrgApiKey"; orgId: string }
+  | { kind: "apiKeyAccessList"; orgId: string }
   | { kind: "createLogCollectionJob"; groupId: string }
   | { kind: "listLogCollectionJobs"; groupId: string }
   | { kind: "extendLogCollectionJob"; groupId: string }
@@ -57,6 +58,11 @@ function describe(operation: Operation): { what: string; needs: string } {
             ? "assigning an API key to a project or setting its roles there"
             : "unassigning an API key from a project",
         needs: `the Project Owner (GROUP_OWNER) or Project User Admin (GROUP_USER_ADMIN) role in project ${operation.groupId}, or Organization Owner`,
+      };
+    case "apiKeyAccessList":
+      return {
+        what: "reading or changing an API key's access list",
+        needs: `the Organization Owner (ORG_OWNER) role in organization ${operation.orgId}, or to be that API key`,
       };
     case "createLogCollectionJob":
     case "listLogCollectionJobs":

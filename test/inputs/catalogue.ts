@@ -232,6 +232,76 @@ export const ROWS: Row[] = [
   key("roles holding a number", "roles", /roles\[0\] must be an organization role.*\(got 1\)/, {
     roles: [1],
   }),
+  // OrgApiKey: accessList (every bad item in one failure)
+  key(
+    "accessList a string",
+    "accessList",
+    /accessList must be a list of IP addresses and CIDR blocks \(got "10.0.0.1"\)/,
+    { accessList: "10.0.0.1" },
+  ),
+  key(
+    "accessList with a block that is not its network",
+    "accessList",
+    /accessList\[0\] "10.0.0.5\/24" is not a canonical CIDR block: it has bits set past its prefix; write "10.0.0.0\/24"/,
+    { accessList: ["10.0.0.5/24"] },
+  ),
+  key(
+    "accessList with an IPv6 block that is not its network",
+    "accessList",
+    /accessList\[0\] "2001:db8::1\/32" is not a canonical CIDR block.*; write "2001:db8::\/32"/,
+    { accessList: ["2001:db8::1/32"] },
+  ),
+  key(
+    "accessList with a host name",
+    "accessList",
+    /accessList\[0\] "ci.example.com" is not an IPv4 or IPv6 address or CIDR block/,
+    { accessList: ["ci.example.com"] },
+  ),
+  key(
+    "accessList with an address in short form",
+    "accessList",
+    /accessList\[0\] "10.1" is not an IPv4 or IPv6 address or CIDR block/,
+    { accessList: ["10.1"] },
+  ),
+  key(
+    "accessList with a prefix too long",
+    "accessList",
+    /accessList\[0\] "10.0.0.0\/33" is not a CIDR block: the prefix after "\/" must be a whole number from 0 to 32/,
+    { accessList: ["10.0.0.0/33"] },
+  ),
+  key(
+    "accessList with an address and its /32",
+    "accessList",
+    /accessList\[1\] "10.0.0.1\/32" is the same entry as accessList\[0\] "10.0.0.1" \(10.0.0.1\)/,
+    { accessList: ["10.0.0.1", "10.0.0.1/32"] },
+  ),
+  key(
+    "accessList with ::1 spelt twice",
+    "accessList",
+    /accessList\[1\] "0:0:0:0:0:0:0:1\/128" is the same entry as accessList\[0\] "::1"/,
+    { accessList: ["::1", "0:0:0:0:0:0:0:1/128"] },
+  ),
+  key(
+    "accessList with every kind of bad item, each named",
+    "accessList",
+    /accessList\[1\] "10.0.0.5\/24" .*; accessList\[2\] 7 is not a string; accessList\[3\] "nope" is not .*; accessList\[4\] "10.0.0.1\/32" is the same entry as accessList\[0\]/,
+    { accessList: ["10.0.0.1", "10.0.0.5/24", 7, "nope", "10.0.0.1/32"] },
+  ),
+  key(
+    "accessList with a zone",
+    "accessList",
+    /accessList\[0\] "fe80::1%eth0" is not an IPv4 or IPv6 address/,
+    { accessList: ["fe80::1%eth0"] },
+  ),
+  key(
+    "accessList with an IPv4-mapped IPv6 address",
+    "accessList",
+    /accessList\[0\] "::ffff:10.0.0.1" is an IPv4 address written as IPv6.*; write "10.0.0.1"/,
+    { accessList: ["::ffff:10.0.0.1"] },
+  ),
+  key("accessList with 0.0.0.0", "accessList", /accessList\[0\] "0.0.0.0\/32" is the unspecified address/, {
+    accessList: ["0.0.0.0/32"],
+  }),
   // OrgApiKey: restoreOnDelete and unknown properties
   key("restoreOnDelete the string true", "restoreOnDelete", /restoreOnDelete must be true or false.*"true"/, {
     restoreOnDelete: "true",
@@ -617,9 +687,11 @@ export const ALL_BAD: Record<InputRow["target"], { inputs: Record<string, unknow
         desc: "   ",
         roles: ["GROUP_OWNER"],
         restoreOnDelete: "yes",
+        accessList: ["10.0.0.5/24"],
         colour: "blue",
       },
       properties: [
+        "accessList",
         "apiKeyId",
         "apiKeyId",
         "colour",

@@ -7,6 +7,7 @@ import type { ApiKeyChange } from "../../api/api-keys";
 import { idRule, quoteValue } from "../../api/ids";
 import { ORG_ROLES, type OrgRole } from "../../api/schemas";
 import { type CheckFailure, checkProperties, isUnknown, oneOfRule, typeRule } from "../shared/validate";
+import { accessListSchema, accessListSet } from "./access-list-input";
 import { modeFailures } from "./created-mode";
 import type { OrgApiKeyProviderInputs } from "./types";
 
@@ -49,6 +50,7 @@ export const orgApiKeyInputShape = {
   keepers: z
     .record(z.string(), z.string(typeRule("must be a string")), typeRule("must be a map of strings"))
     .optional(),
+  accessList: accessListSchema.optional(),
 } satisfies Record<keyof OrgApiKeyProviderInputs, z.ZodType>;
 
 /** Organization roles as a set: sorted, each once. */
@@ -110,6 +112,14 @@ export function checkKeyInputs(news: Record<string, unknown>): {
     failures.every((f) => f.property !== "roles")
   ) {
     inputs.roles = roleSet(inputs.roles as string[]);
+  }
+  // The access list is a set too, in one spelling: `10.0.0.1/32` as declared is `10.0.0.1`.
+  if (
+    Array.isArray(inputs.accessList) &&
+    !isUnknown(inputs.accessList) &&
+    failures.every((f) => f.property !== "accessList")
+  ) {
+    inputs.accessList = accessListSet(inputs.accessList as string[]);
   }
   return { inputs, failures };
 }

@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { OrgRole } from "../../api/types";
 import { orgApiKeyProvider } from "../shared/providers";
-import type { ProjectRole } from "./types";
+import type { AccessListEntryOutput, ProjectRole } from "./types";
 
 /** Inputs of {@link OrgApiKey}. */
 export interface OrgApiKeyArgs {
@@ -34,6 +34,13 @@ export interface OrgApiKeyArgs {
    * these change: rotation on your schedule (`{ rotated: "2026-11" }`). Not for an adopted key.
    */
   keepers?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  /**
+   * The addresses and CIDR blocks the key may call the API from, a set: `["203.0.113.7",
+   * "10.0.0.0/24", "2001:db8::/32"]`. Managed when given; left as it is when not. `10.0.0.1` and
+   * `10.0.0.1/32` are one entry; a block must be its network (`10.0.0.0/24`, not `10.0.0.5/24`). An
+   * update adds new entries before it removes old ones.
+   */
+  accessList?: pulumi.Input<pulumi.Input<string>[]>;
 }
 
 /** State of an {@link OrgApiKey}, for {@link OrgApiKey.get}. `orgId` is required to find the key. */
@@ -70,7 +77,7 @@ export class OrgApiKey extends pulumi.dynamic.Resource {
   declare readonly projectRoles: pulumi.Output<ProjectRole[]>;
   declare readonly restoreOnDelete: pulumi.Output<boolean>;
   /** The desc and organization roles the key had when adopted: what `restoreOnDelete` puts back. */
-  declare readonly adopted: pulumi.Output<{ desc: string; roles: OrgRole[] }>;
+  declare readonly adopted: pulumi.Output<{ desc: string; roles: OrgRole[]; accessList?: string[] }>;
   /** Which of `desc` and `roles` this resource manages, and whether it names the key by `apiKeyId` or `publicKey`. */
   declare readonly managed: pulumi.Output<{
     desc: boolean;
@@ -79,6 +86,11 @@ export class OrgApiKey extends pulumi.dynamic.Resource {
   }>;
   /** The `keepers` a created key was made with; `{}` for an adopted key. */
   declare readonly keepers: pulumi.Output<Record<string, string>>;
+
+  /** The key's access list as the server has it, canonical and sorted; only when `accessList` is given. */
+  declare readonly accessList: pulumi.Output<string[] | undefined>;
+  /** Each access-list entry with its `created`, `lastUsed`, `lastUsedAddress` and `count`; with `accessList`. */
+  declare readonly accessListEntries: pulumi.Output<AccessListEntryOutput[] | undefined>;
 
   constructor(name: string, args: OrgApiKeyArgs, opts?: pulumi.CustomResourceOptions) {
     super(
@@ -91,11 +103,13 @@ export class OrgApiKey extends pulumi.dynamic.Resource {
         roles: undefined,
         restoreOnDelete: undefined,
         keepers: undefined,
+        accessList: undefined,
         ...args,
         privateKey: undefined,
         projectRoles: undefined,
         adopted: undefined,
         managed: undefined,
+        accessListEntries: undefined,
       },
       // The private key of a created key is a secret: Pulumi encrypts it in state and masks it in
       // every display (a dynamic provider cannot return a secret itself, pulumi/pulumi#3012).
