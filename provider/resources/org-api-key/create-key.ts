@@ -8,6 +8,7 @@ import type { ApiKey, OrgRole } from "../../api/schemas";
 import { UncertainCreateError } from "../../api/uncertain-create-error";
 import { inContext } from "../shared/in-context";
 import { currentClient } from "../shared/runtime";
+import { applyAccessList } from "./access-list";
 import { asCreated } from "./created-mode";
 import { roleSet } from "./org-api-key-inputs";
 import { listedKeyIds } from "./org-key-cache";
@@ -48,6 +49,35 @@ export async function createKey(
           ).catch((settled: unknown) => settled)
         : error;
     throw inContext(`OrgApiKey (${describeNew(inputs)})`, told);
+  }
+}
+
+/**
+ * A created key's access list: one POST of every entry (a new key's list is empty, so nothing is read
+ * first and nothing removed). Refused, or its answer lost, the key is deleted with one DELETE: the
+ * create fails, so Pulumi would never record the key, and its private key would be lost with it.
+ */
+export async function giveAccessList(
+  inputs: OrgApiKeyProviderInputs,
+  made: { id: string; outs: OrgApiKeyProviderOutputs },
+  accessList: readonly string[],
+): Promise<{ id: string; outs: OrgApiKeyProviderOutputs }> {
+  const client = currentClient();
+  try {
+    const list = await applyAccessList(client, inputs.orgId, made.id, accessList, []);
+    return { id: made.id, outs: { ...made.outs, ...list } };
+  } catch (error) {
+    let fate: string;
+    try {
+      await deleteOrgApiKey(client, inputs.orgId, made.id);
+      fate = `. The key it made (id ${made.id}) was deleted, so none is left behind`;
+    } catch (deleteError) {
+      fate = isApiKeyGone(deleteError)
+        ? `. The key it made (id ${made.id}) is gone already, so none is left behind`
+        : `. The key it made (id ${made.id}) could not be deleted (${(deleteError as Error).message}): ` +
+          "delete it by hand (its private key is lost), then run `pulumi up` again";
+    }
+    throw inContext(`OrgApiKey (${describeNew(inputs)})`, error, fate);
   }
 }
 

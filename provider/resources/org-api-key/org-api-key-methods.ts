@@ -11,7 +11,7 @@ import { ResourceError } from "../shared/resource-error";
 import { currentClient, currentSettings, whenConfigured } from "../shared/runtime";
 import { isUnknown } from "../shared/validate";
 import { accessListAfterUpdate, manageAccessList, readAccessList, restoreAccessList } from "./access-list";
-import { createKey, deleteCreatedKey } from "./create-key";
+import { createKey, deleteCreatedKey, giveAccessList } from "./create-key";
 import {
   afterRead,
   afterUpdate,
@@ -166,8 +166,11 @@ export async function diff(_id: string, olds: OrgApiKeyProviderOutputs, news: Or
 /** `create` adopts the existing key: finds it, PATCHes only what differs, returns the full outputs. */
 export async function create(inputs: OrgApiKeyProviderInputs) {
   await whenConfigured();
-  if (declaresCreated(inputs))
-    return createKey(inputs, (key) => outputsFor(inputs, key, { desc: "", roles: [] }));
+  if (declaresCreated(inputs)) {
+    const made = await createKey(inputs, (key) => outputsFor(inputs, key, { desc: "", roles: [] }));
+    // One POST for the key, then one POST for its whole access list.
+    return inputs.accessList === undefined ? made : giveAccessList(inputs, made, inputs.accessList);
+  }
   const selector = selectorOf(inputs);
   try {
     const client = currentClient();
