@@ -7,7 +7,7 @@
  * anything the host says or returns.
  */
 import { createRequire } from "node:module";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { startSimulator } from "../../simulator";
 import type { Simulator } from "../../simulator/types";
 import { type Host, type HostCallError, type Props, UNKNOWN, urn } from "../support/host";
@@ -176,8 +176,10 @@ describe("create", () => {
     expect(b.state.previous).toEqual({ recorded: true, roles: [] });
     // Destroy puts GROUP_OWNER back with one PATCH, and takes the other key out with one DELETE.
     sim.resetRequests();
-    await host.delete(a.id, a.urn, a.state);
-    await host.delete(b.id, b.urn, b.state);
+    // `pulumi destroy`: a process of its own.
+    const destroy = await newHost();
+    await destroy.delete(a.id, a.urn, a.state);
+    await destroy.delete(b.id, b.urn, b.state);
     expect(calls()).toEqual([
       `PATCH /groups/${group}/apiKeys/${had} 200`,
       `DELETE /groups/${group}/apiKeys/${fresh} 200`,
@@ -304,6 +306,8 @@ describe("refresh", () => {
     expect(
       reads.map((r) => (r.status === "fulfilled" ? [r.value.id, r.value.properties.roles] : r.reason)),
     ).toEqual(states.map((s, i) => [s.id, i === 3 ? ["GROUP_USER_ADMIN"] : ["GROUP_OWNER"]]));
+    // A lookup is answered as soon as the page with its key is in: page 2 may still be on the wire.
+    await vi.waitFor(() => expect(sim.requests.length).toBeGreaterThanOrEqual(3), { timeout: 10_000 });
     expect(
       sim.requests
         .map(
@@ -388,17 +392,19 @@ describe("delete", () => {
       groupId: group,
       roles: ["GROUP_OWNER"],
     });
+    // `pulumi destroy`: a process of its own.
+    const destroy = await newHost();
     sim.resetRequests();
-    await host.delete(a.id, a.urn, a.state);
+    await destroy.delete(a.id, a.urn, a.state);
     expect(calls()).toEqual([`DELETE /groups/${group}/apiKeys/${key} 200`]);
     expect(rolesOn(sim, group, key)).toEqual([]);
     sim.resetRequests();
-    await host.delete(a.id, a.urn, a.state);
+    await destroy.delete(a.id, a.urn, a.state);
     expect(calls()).toEqual([`DELETE /groups/${group}/apiKeys/${key} 400`]);
     // Deleting a key removes its assignments: the assignment's delete finds nothing left to do.
     sim.state.removeApiKey(doomed);
     sim.resetRequests();
-    await host.delete(
+    await destroy.delete(
       b.id,
       b.urn,
       withProvider({
@@ -409,15 +415,31 @@ describe("delete", () => {
     );
     expect(calls()).toEqual([`PATCH /groups/${group}/apiKeys/${doomed} 400`]);
     sim.resetRequests();
-    await host.delete(b.id, b.urn, b.state);
+    await destroy.delete(b.id, b.urn, b.state);
     expect(calls()).toEqual([`DELETE /groups/${group}/apiKeys/${doomed} 400`]);
+  });
+
+  it("a replacement of the same key in the same project (pulumi up --replace) is not undone by the old one's delete", async () => {
+    const [group, key, host] = [newGroup(), newKey(), await newHost()];
+    const old = await created(host, "replaced", { apiKeyId: key, groupId: group, roles: ["GROUP_OWNER"] });
+    // The next `pulumi up --replace`: the new resource first, then the old one deleted, in one host.
+    const next = await newHost();
+    sim.resetRequests();
+    await created(next, "replaced", { apiKeyId: key, groupId: group, roles: ["GROUP_OWNER"] });
+    await next.delete(old.id, old.urn, old.state);
+    expect(calls()).toEqual([`PATCH /groups/${group}/apiKeys/${key} 200`]);
+    expect(rolesOn(sim, group, key)).toEqual(["GROUP_OWNER"]);
+    // A delete in a later deployment takes it away as usual.
+    sim.resetRequests();
+    await (await newHost()).delete(old.id, old.urn, old.state);
+    expect(calls()).toEqual([`DELETE /groups/${group}/apiKeys/${key} 200`]);
   });
 
   it("a server error at delete names the call, the status and the code, and the assignment stays", async () => {
     const [group, key, host] = [newGroup(), newKey(), await newHost()];
     const a = await created(host, "refused", { apiKeyId: key, groupId: group, roles: ["GROUP_OWNER"] });
     sim.faults.add({ method: "DELETE", status: 409, errorCode: "CONFLICT" });
-    const error = await failureOf(host.delete(a.id, a.urn, a.state));
+    const error = await failureOf((await newHost()).delete(a.id, a.urn, a.state));
     expect(error.message).toContain(
       `deleting ApiKeyProjectAssignment (API key ${key} in project ${group}): DELETE /groups/${group}/apiKeys/${key} failed: 409 CONFLICT`,
     );

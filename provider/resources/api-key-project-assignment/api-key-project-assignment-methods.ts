@@ -17,7 +17,7 @@ import { ResourceError } from "../shared/resource-error";
 import { currentClient, currentSettings, whenConfigured } from "../shared/runtime";
 import { isUnknown } from "../shared/validate";
 import { checkAssignmentInputs, roleSet, sameRoles } from "./api-key-project-assignment-inputs";
-import { findAssignment, rememberAssignment } from "./project-key-cache";
+import { findAssignment, noteCreated, rememberAssignment, wasCreatedHere } from "./project-key-cache";
 import { assignmentId, upgradeAssignmentState } from "./state";
 import type {
   ApiKeyProjectAssignmentProviderInputs,
@@ -102,6 +102,7 @@ export async function create(inputs: ApiKeyProjectAssignmentProviderInputs) {
       previous = { recorded: true, roles: before ?? [] };
     }
     await setRoles(inputs.groupId, inputs.apiKeyId, inputs.roles);
+    noteCreated(currentClient(), inputs.groupId, inputs.apiKeyId);
   } catch (error) {
     const advice = isApiKeyGone(error)
       ? " The key must be an API key of the project's organization: check apiKeyId (a key created in the same program is passed as key.apiKeyId)."
@@ -179,7 +180,8 @@ export async function update(
 /**
  * `delete`: one DELETE taking the key out of the project; with `restoreOnDelete` and roles recorded at
  * create, one PATCH putting them back instead. A key or assignment already gone, or a project that no
- * longer exists, leaves nothing to do.
+ * longer exists, leaves nothing to do; nor does an assignment this deployment created anew for the same
+ * key and project (the resource's replacement, which Pulumi creates before it deletes the old one).
  */
 export async function remove(
   id: string,
@@ -187,6 +189,8 @@ export async function remove(
 ): Promise<void> {
   await whenConfigured();
   const state = upgradeAssignmentState(olds, id);
+  // Its replacement, created first, holds the assignment now: neither take it away nor restore over it.
+  if (wasCreatedHere(currentClient(), state.groupId, state.apiKeyId)) return;
   const restore = state.restoreOnDelete && state.previous.recorded && state.previous.roles.length > 0;
   try {
     if (restore) {

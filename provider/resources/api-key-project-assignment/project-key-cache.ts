@@ -76,3 +76,25 @@ export function rememberAssignment(
 ): void {
   sharedIndex<AssignmentIndex>(transport, projectApiKeyListing(groupId).path)?.wrote(apiKeyId, roles);
 }
+
+// The assignments each server's deployment created, by `{groupId}/{apiKeyId}`.
+const createdHere = new WeakMap<Transport, Set<string>>();
+
+/** Note that this deployment's create just set this assignment (see {@link wasCreatedHere}). */
+export function noteCreated(transport: Transport, groupId: string, apiKeyId: string): void {
+  let created = createdHere.get(transport);
+  if (created === undefined) {
+    created = new Set();
+    createdHere.set(transport, created);
+  }
+  created.add(`${groupId}/${apiKeyId}`);
+}
+
+/**
+ * Whether this deployment created an assignment of this key in this project. A delete of an older
+ * resource naming the same assignment then comes after its replacement (`pulumi up --replace`, or a
+ * resource renamed): Pulumi creates the new one first, and taking the key out would undo it.
+ */
+export function wasCreatedHere(transport: Transport, groupId: string, apiKeyId: string): boolean {
+  return createdHere.get(transport)?.has(`${groupId}/${apiKeyId}`) ?? false;
+}
