@@ -4,12 +4,35 @@
  * resource is next updated, so every later version of this package keeps these names and handles
  * the state every earlier version wrote.
  */
+
+import type * as pulumi from "@pulumi/pulumi";
 import * as apiKeyProjectAssignment from "./resources/api-key-project-assignment/api-key-project-assignment-methods";
+import type {
+  ApiKeyProjectAssignmentProviderInputs,
+  ApiKeyProjectAssignmentProviderOutputs,
+} from "./resources/api-key-project-assignment/types";
 import * as logCollectionJob from "./resources/log-collection-job/log-collection-job-methods";
+import type {
+  LogCollectionJobProviderInputs,
+  LogCollectionJobProviderOutputs,
+} from "./resources/log-collection-job/types";
 import * as orgApiKey from "./resources/org-api-key/org-api-key-methods";
+import type { OrgApiKeyProviderInputs, OrgApiKeyProviderOutputs } from "./resources/org-api-key/types";
 import { configure } from "./resources/shared/runtime";
 
 export { configure };
+
+/**
+ * The SDK's `ResourceProvider<Inputs, Outputs>`, which the compiler checks each method map against,
+ * except for `read`: the SDK types the `inputs` it returns as `Outputs` (they are inputs: the host
+ * stores them as such), and the state it is given may be any earlier version's, hence partial.
+ */
+type Methods<Inputs, Outputs> = Omit<pulumi.dynamic.ResourceProvider<Inputs, Outputs>, "read"> & {
+  read: (
+    id: string,
+    props?: Partial<Outputs>,
+  ) => Promise<{ id?: string; props?: Partial<Outputs>; inputs?: Inputs }>;
+};
 
 /** OrgApiKey's methods, named as `pulumi.dynamic.ResourceProvider` names them. */
 export const orgApiKeyMethods = {
@@ -19,7 +42,7 @@ export const orgApiKeyMethods = {
   read: orgApiKey.read,
   update: orgApiKey.update,
   delete: orgApiKey.remove,
-};
+} satisfies Methods<OrgApiKeyProviderInputs, OrgApiKeyProviderOutputs>;
 
 /** LogCollectionJob's methods, named as `pulumi.dynamic.ResourceProvider` names them. */
 export const logCollectionJobMethods = {
@@ -29,7 +52,7 @@ export const logCollectionJobMethods = {
   read: logCollectionJob.read,
   update: logCollectionJob.update,
   delete: logCollectionJob.remove,
-};
+} satisfies Methods<LogCollectionJobProviderInputs, LogCollectionJobProviderOutputs>;
 
 /** ApiKeyProjectAssignment's methods, named as `pulumi.dynamic.ResourceProvider` names them. */
 export const apiKeyProjectAssignmentMethods = {
@@ -39,4 +62,4 @@ export const apiKeyProjectAssignmentMethods = {
   read: apiKeyProjectAssignment.read,
   update: apiKeyProjectAssignment.update,
   delete: apiKeyProjectAssignment.remove,
-};
+} satisfies Methods<ApiKeyProjectAssignmentProviderInputs, ApiKeyProjectAssignmentProviderOutputs>;

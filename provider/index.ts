@@ -5,6 +5,7 @@ export type { ApiKeyChange, ApiKeySelector, PageOptions } from "./api/api-keys";
 export { AuthorizationError } from "./api/authorization-error";
 export { InconsistentListingError } from "./api/inconsistent-listing-error";
 export { InputError } from "./api/input-error";
+export { MalformedCreateAnswerError } from "./api/malformed-create-answer-error";
 export type {
   ApiKey,
   GroupRole,
@@ -19,6 +20,8 @@ export { UncertainCreateError } from "./api/uncertain-create-error";
 export {
   ApiError,
   AuthenticationError,
+  ERROR_CODES,
+  type ErrorCode,
   InvalidArgumentError,
   NetworkError,
   OpsManagerError,

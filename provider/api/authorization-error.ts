@@ -102,16 +102,7 @@ export class AuthorizationError extends ApiError {
     const { what, needs } = describe(operation);
     super(
       {
-        ...cause.call(),
-        status: cause.status,
-        errorCode: cause.errorCode,
-        detail: cause.detail,
-        reason: cause.reason,
-        parameters: cause.parameters,
-        retryAfterMs: cause.retryAfterMs,
-        bodySnippet: cause.bodySnippet,
-        location: cause.location,
-        retryBudget: cause.retryBudget,
+        ...cause.answer(),
         hint:
           hint ??
           `the credentials were accepted, but ${what} needs ${needs}; give the API key that role, or ` +

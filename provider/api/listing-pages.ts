@@ -151,10 +151,8 @@ export async function readListingByPage<T, L extends ListedRecord<T>>(
 }
 
 /**
- * Every record of `listing`, each once and checked. With `sameTwice`, the listing is read twice, one
- * read after the other, and taken only when both reads' pages agree and list the same ids: a record
- * deleted and another added between two pages (a rotation) leave one read's pages agreeing without a
- * live record, which the next read has.
+ * Every record of `listing`, each once and checked. With `sameTwice`, taken only when two reads in a
+ * row agree and list the same ids (see {@link ListingReadOptions.sameTwice}).
  */
 export async function readWholeListing<T, L extends ListedRecord<T>>(
   transport: Transport,

@@ -13,6 +13,7 @@ import { idSegment, quoteValue } from "./ids";
 import { InputError } from "./input-error";
 import { explainJobError } from "./log-collection-job-answers";
 import { jobsPath } from "./log-collection-job-listing";
+import { MalformedCreateAnswerError } from "./malformed-create-answer-error";
 import { explainNotFound } from "./not-found";
 import { issuePath, parseResponse } from "./parse";
 import { sendRequest } from "./request";
@@ -30,7 +31,8 @@ import { UncertainCreateError } from "./uncertain-create-error";
  * The body is checked against the spec's rules before anything is sent. The transport never sends a
  * POST twice where the server may have acted on it; when that may have happened, the error says so
  * (an `UncertainCreateError`). A 2xx answer whose body cannot be read, or holds no id, is such a case;
- * one whose id is present but malformed carries it as `createdId`, so that the job is still recorded.
+ * one whose id is present but malformed is a `MalformedCreateAnswerError` carrying it, so that the job
+ * is still recorded.
  *
  * @returns the id of the new job (24 hex digits).
  */
@@ -89,9 +91,8 @@ export async function createLogCollectionJob(
     return { id: parseResponse(logCollectionJobResponseSchema, response, "POST", path).id };
   } catch (error) {
     // The job exists even though its id looks wrong: hand the id on so that it is still recorded.
-    if (typeof id === "string" && id.length > 0 && error instanceof Error) {
-      Object.assign(error, { createdId: id });
-      throw error;
+    if (typeof id === "string" && id.length > 0 && error instanceof ResponseShapeError) {
+      throw new MalformedCreateAnswerError(error, id);
     }
     // A 2xx without an id: the job was made, but there is nothing to record it by.
     throw uncertain(error as ResponseShapeError);

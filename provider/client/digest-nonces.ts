@@ -162,7 +162,7 @@ export class NonceBook {
   accepted(state: NonceState, nc: number, shared: boolean, attempt: Attempt, headers: ResponseHeaders): void {
     if (nc > 1) state.trust = "reusable";
     if (this.signing === "fresh") {
-      // Issue 10 #8: two expiries in a row (stale=false) look like a refusal of reuse. A second use that
+      // Two expiries in a row (stale=false) look like a refusal of reuse. A second use that
       // passes shows the server takes reuse after all: every request reuses nonces again.
       if (nc > 1) this.signing = "reuse";
       state.alone = false;

@@ -73,10 +73,18 @@ function checkNumber(option: string, value: number | undefined, min: number, int
   }
 }
 
+/** The retry policy's defaults, which {@link RetryOptions} documents. */
+export const RETRY_DEFAULTS: Readonly<RetryPolicy> = {
+  maxAttempts: 8,
+  baseDelayMs: 250,
+  maxDelayMs: 10_000,
+  maxElapsedMs: 120_000,
+};
+
 /**
- * The policy for `options`, defaults filled in: 8 attempts, 250 ms first delay, 10 s largest delay,
- * 120 s in all. Eight attempts spread their backoff over up to 26 s (13 s on average), long enough to
- * ride out a server restart or a rate-limit window, and still well inside the time budget. Throws an `InvalidArgumentError` naming the option that breaks a rule.
+ * The policy for `options`, each option left out taken from {@link RETRY_DEFAULTS}: enough backoff to
+ * ride out a server restart or a rate-limit window, inside the time budget. Throws an
+ * `InvalidArgumentError` naming the option that breaks a rule.
  */
 export function resolveRetryPolicy(options: RetryOptions = {}): RetryPolicy {
   checkNumber("retry.maxAttempts", options.maxAttempts, 1, true);
@@ -87,10 +95,10 @@ export function resolveRetryPolicy(options: RetryOptions = {}): RetryPolicy {
     throw new InvalidArgumentError("retry.maxAttempts", `must be at most 100 (got ${options.maxAttempts})`);
   }
   return {
-    maxAttempts: options.maxAttempts ?? 8,
-    baseDelayMs: options.baseDelayMs ?? 250,
-    maxDelayMs: options.maxDelayMs ?? 10_000,
-    maxElapsedMs: options.maxElapsedMs ?? 120_000,
+    maxAttempts: options.maxAttempts ?? RETRY_DEFAULTS.maxAttempts,
+    baseDelayMs: options.baseDelayMs ?? RETRY_DEFAULTS.baseDelayMs,
+    maxDelayMs: options.maxDelayMs ?? RETRY_DEFAULTS.maxDelayMs,
+    maxElapsedMs: options.maxElapsedMs ?? RETRY_DEFAULTS.maxElapsedMs,
   };
 }
 

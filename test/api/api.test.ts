@@ -4,6 +4,7 @@ import { InconsistentListingError } from "../../provider/api/inconsistent-listin
 import { InputError } from "../../provider/api/input-error";
 import { readListingByPage, readListingPage } from "../../provider/api/listing-pages";
 import { createLogCollectionJob } from "../../provider/api/log-collection-jobs";
+import { MalformedCreateAnswerError } from "../../provider/api/malformed-create-answer-error";
 import { UncertainCreateError } from "../../provider/api/uncertain-create-error";
 import { HttpClient } from "../../provider/client";
 import { ApiError, ResponseShapeError } from "../../provider/client/errors";
@@ -451,6 +452,7 @@ describe("creating a log collection job", () => {
     const err = await createLogCollectionJob(client, sim.groupId, job).catch((e) => e);
     expect(err).toBeInstanceOf(ResponseShapeError);
     expect(err).not.toBeInstanceOf(UncertainCreateError);
+    expect(err).toBeInstanceOf(MalformedCreateAnswerError);
     expect(err.createdId).toBe("job-17");
   });
 

@@ -55,7 +55,7 @@ describe("stack traces printed by the host", () => {
     }
     // The first frame is where the error was made: that line, in the file shipped, makes it.
     const top = frames[0]!;
-    expect(top.file).toBe(path.join(packageDir, "provider", "resources", "settings.ts"));
+    expect(top.file).toBe(path.join(packageDir, "provider", "resources", "shared", "settings.ts"));
     expect(readFileSync(top.file, "utf8").split("\n")[top.line - 1]).toContain("new ConfigError(");
   });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { AuthorizationError } from "../../provider/api/authorization-error";
 import { InconsistentListingError } from "../../provider/api/inconsistent-listing-error";
 import { InputError } from "../../provider/api/input-error";
+import { MalformedCreateAnswerError } from "../../provider/api/malformed-create-answer-error";
 import { inOpsManagerTerms } from "../../provider/api/request";
 import { UncertainCreateError } from "../../provider/api/uncertain-create-error";
 import * as errors from "../../provider/client/errors";
@@ -46,6 +47,13 @@ const requestErrors: Array<[errors.RequestError, string]> = [
   ],
   [new errors.ResponseTooLargeError({ ...call, status: 200, limitBytes: 10 }), "OM_ERR_RESPONSE_TOO_LARGE"],
   [
+    new MalformedCreateAnswerError(
+      new errors.ResponseShapeError({ ...call, method: "POST", status: 201, description: "the id is odd" }),
+      "job-17",
+    ),
+    "OM_ERR_RESPONSE_SHAPE",
+  ],
+  [
     new UncertainCreateError(
       "log collection job",
       "check the project's jobs",
@@ -55,7 +63,16 @@ const requestErrors: Array<[errors.RequestError, string]> = [
   ],
 ];
 
+// About a listing, not one call: its own test below checks the call it holds.
+const inconsistent = new InconsistentListingError({
+  path: "/orgs/5f1/apiKeys",
+  url: "https://om.example.com/api/public/v1.0/orgs/5f1/apiKeys",
+  reads: 3,
+  disagreement: "page 2 said 1 key",
+});
+
 const otherErrors: Array<[errors.OpsManagerError, string]> = [
+  [inconsistent, "OM_ERR_INCONSISTENT_LISTING"],
   [new errors.InvalidArgumentError("baseUrl", "must be a URL"), "OM_ERR_INVALID_ARGUMENT"],
   [new InputError("groupId", "must be 24 hexadecimal digits", '"5f"'), "OM_ERR_INPUT"],
   [
@@ -75,6 +92,33 @@ describe("one error family", () => {
     });
   }
 
+  it("ErrorCode holds every class's code and no code that no class uses", () => {
+    const used = new Set([...requestErrors, ...otherErrors].map(([error]) => error.code));
+    expect([...used].sort()).toEqual([...errors.ERROR_CODES].sort());
+    expect(new Set(errors.ERROR_CODES).size).toBe(errors.ERROR_CODES.length);
+  });
+
+  it("a MalformedCreateAnswerError is its cause's ResponseShapeError, with the created id typed", () => {
+    const shape = new errors.ResponseShapeError({
+      ...call,
+      method: "POST",
+      status: 201,
+      description: "the body does not match the expected schema",
+      issues: ["id: must be 24 hexadecimal digits"],
+    });
+    shape.noteAttempts(2, 300);
+    const carried = new MalformedCreateAnswerError(shape, "job-17");
+    expect(carried).toBeInstanceOf(errors.ResponseShapeError);
+    const createdId: string = carried.createdId;
+    expect(createdId).toBe("job-17");
+    expect([carried.message, carried.code, carried.issues, carried.attempts]).toEqual([
+      shape.message,
+      shape.code,
+      shape.issues,
+      2,
+    ]);
+  });
+
   for (const [error] of requestErrors) {
     it(`${error.name} holds the call once and its message starts with it, without the URL`, () => {
       expect(error).toBeInstanceOf(errors.RequestError);
@@ -87,12 +131,7 @@ describe("one error family", () => {
   }
 
   it("InconsistentListingError holds the listing's call", () => {
-    const error = new InconsistentListingError({
-      path: "/orgs/5f1/apiKeys",
-      url: "https://om.example.com/api/public/v1.0/orgs/5f1/apiKeys",
-      reads: 3,
-      disagreement: "page 2 said 1 key",
-    });
+    const error = inconsistent;
     expect(error).toBeInstanceOf(errors.RequestError);
     expect(error).toMatchObject({
       method: "GET",
@@ -198,6 +237,27 @@ describe("each layer adds its own meaning to what HTTP says", () => {
     expect(late.message).toContain(
       "(the credentials were accepted, but updating an organization API key needs",
     );
+  });
+
+  it("a copy of an ApiError, or an AuthorizationError made from one, keeps every field of the answer", () => {
+    const answer = {
+      ...call,
+      status: 429,
+      errorCode: "RATE_LIMITED",
+      detail: "slow down",
+      reason: "Too Many Requests",
+      parameters: ["x"],
+      retryAfterMs: 5000,
+      bodySnippet: '"{}"',
+      location: "https://elsewhere",
+      retryBudget: { leftMs: 1000, totalMs: 2000 },
+      hint: "wait",
+    };
+    const original = new errors.ApiError(answer);
+    expect(original.answer()).toEqual(answer);
+    expect(original.withHint("wait more").answer()).toEqual({ ...answer, hint: "wait more" });
+    const refused = new AuthorizationError(original, { kind: "updateOrgApiKey", orgId: "5f1" });
+    expect({ ...refused.answer(), hint: "wait" }).toEqual(answer);
   });
 
   it("a 409 says the resource changed; through a resource it says to run pulumi refresh", () => {

@@ -1,4 +1,5 @@
 import { type CallInfo, callHead, notSentNote } from "./format";
+import type { ErrorCode } from "./opsmanager-error";
 import { RequestError } from "./request-error";
 
 /** What the server said in a non-2xx answer, and the request it answered. */
@@ -36,39 +37,54 @@ export interface RetryBudget {
   totalMs: number;
 }
 
+/** Every field of {@link ApiErrorInit} but the call's, each present (`undefined` where the server did not say). */
+type ServerAnswer = { readonly [K in Exclude<keyof ApiErrorInit, keyof CallInfo>]: ApiErrorInit[K] };
+
+/** The one list of an {@link ApiError}'s own fields: what `from` (an init, or an error) says of the answer. */
+function serverAnswer(from: Omit<ApiErrorInit, keyof CallInfo>): ServerAnswer {
+  return {
+    status: from.status,
+    errorCode: from.errorCode,
+    detail: from.detail,
+    reason: from.reason,
+    parameters: from.parameters,
+    retryAfterMs: from.retryAfterMs,
+    bodySnippet: from.bodySnippet,
+    location: from.location,
+    retryBudget: from.retryBudget,
+    hint: from.hint,
+  };
+}
+
 /**
  * The server answered with a status that is not 2xx (code `OM_ERR_API`).
  *
  * @example
  * `PATCH /orgs/5f1…/apiKeys/5f2… failed: 400 INVALID_ATTRIBUTE — desc must be 1 to 250 characters (correct the value the server names and run again)`
  */
-export class ApiError extends RequestError {
-  readonly status: number;
-  readonly errorCode: string | undefined;
-  readonly detail: string | undefined;
-  readonly reason: string | undefined;
-  readonly parameters: unknown[] | undefined;
-  readonly retryAfterMs: number | undefined;
-  readonly bodySnippet: string | undefined;
-  readonly location: string | undefined;
-  readonly retryBudget: RetryBudget | undefined;
-  readonly hint: string | undefined;
+export class ApiError extends RequestError implements ServerAnswer {
+  declare readonly status: number;
+  declare readonly errorCode: string | undefined;
+  declare readonly detail: string | undefined;
+  declare readonly reason: string | undefined;
+  declare readonly parameters: unknown[] | undefined;
+  declare readonly retryAfterMs: number | undefined;
+  declare readonly bodySnippet: string | undefined;
+  declare readonly location: string | undefined;
+  declare readonly retryBudget: RetryBudget | undefined;
+  declare readonly hint: string | undefined;
 
-  constructor(init: ApiErrorInit, code = "OM_ERR_API", message = formatApiErrorMessage(init)) {
+  constructor(init: ApiErrorInit, code: ErrorCode = "OM_ERR_API", message = formatApiErrorMessage(init)) {
     // `requestSent` is `false` when this answered the bodyless `GET` that fetches the authentication
     // challenge before a request with a body (`probeFor`): that request was not sent.
     super(code, message, init);
     this.name = "ApiError";
-    this.status = init.status;
-    this.errorCode = init.errorCode;
-    this.detail = init.detail;
-    this.reason = init.reason;
-    this.parameters = init.parameters;
-    this.retryAfterMs = init.retryAfterMs;
-    this.bodySnippet = init.bodySnippet;
-    this.location = init.location;
-    this.retryBudget = init.retryBudget;
-    this.hint = init.hint;
+    Object.assign(this, serverAnswer(init));
+  }
+
+  /** The call and the server's answer, for building another error about the same answer. */
+  answer(): ApiErrorInit {
+    return { ...this.call(), ...serverAnswer(this) };
   }
 
   /**
@@ -89,20 +105,7 @@ export class ApiError extends RequestError {
 
   /** A new error with every field of this one, `change` applied, and the attempts it noted. */
   private copyWith(change: Partial<ApiErrorInit>): ApiError {
-    const copy = this.rebuild({
-      ...this.call(),
-      status: this.status,
-      errorCode: this.errorCode,
-      detail: this.detail,
-      reason: this.reason,
-      parameters: this.parameters,
-      retryAfterMs: this.retryAfterMs,
-      bodySnippet: this.bodySnippet,
-      location: this.location,
-      retryBudget: this.retryBudget,
-      hint: this.hint,
-      ...change,
-    });
+    const copy = this.rebuild({ ...this.answer(), ...change });
     if (this.attempts !== undefined) copy.noteAttempts(this.attempts, this.elapsedMs ?? 0);
     return copy;
   }

@@ -8,7 +8,7 @@ export {
 export type { CallInfo } from "./format";
 export { InvalidArgumentError } from "./invalid-argument-error";
 export { NetworkError, type NetworkErrorInit } from "./network-error";
-export { OpsManagerError } from "./opsmanager-error";
+export { ERROR_CODES, type ErrorCode, OpsManagerError } from "./opsmanager-error";
 export { RequestError, type RequestErrorInit } from "./request-error";
 export { ResponseShapeError, type ResponseShapeErrorInit } from "./response-shape-error";
 export { ResponseTooLargeError, type ResponseTooLargeErrorInit } from "./response-too-large-error";

@@ -1,4 +1,5 @@
 import { type CallInfo, callHead, hostOf, notSentNote, oneLine } from "./format";
+import type { ErrorCode } from "./opsmanager-error";
 import { RequestError } from "./request-error";
 
 /** A failure below HTTP: the connection could not be made or broke. */
@@ -49,7 +50,11 @@ const DESCRIPTIONS: Record<string, (url: string, setting: string) => string> = {
 export class NetworkError extends RequestError {
   readonly causeCode: string | undefined;
 
-  constructor(init: NetworkErrorInit, code = "OM_ERR_NETWORK", message = formatNetworkMessage(init)) {
+  constructor(
+    init: NetworkErrorInit,
+    code: ErrorCode = "OM_ERR_NETWORK",
+    message = formatNetworkMessage(init),
+  ) {
     super(code, message, init, init.cause);
     this.name = "NetworkError";
     this.causeCode = init.causeCode;

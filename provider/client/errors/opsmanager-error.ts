@@ -1,3 +1,25 @@
+/** The stable code of every error in the family: one per class, except that a subclass may keep its parent's. */
+export const ERROR_CODES = [
+  "OM_ERR_API",
+  "OM_ERR_AUTH",
+  "OM_ERR_FORBIDDEN",
+  "OM_ERR_NETWORK",
+  "OM_ERR_TIMEOUT",
+  "OM_ERR_TLS",
+  "OM_ERR_SCHEME_MISMATCH",
+  "OM_ERR_RESPONSE_SHAPE",
+  "OM_ERR_RESPONSE_TOO_LARGE",
+  "OM_ERR_UNCERTAIN_CREATE",
+  "OM_ERR_INCONSISTENT_LISTING",
+  "OM_ERR_INVALID_ARGUMENT",
+  "OM_ERR_INPUT",
+  "OM_ERR_CONFIG",
+  "OM_ERR_RESOURCE",
+] as const;
+
+/** One of {@link ERROR_CODES}: what `code` can be on any error this package throws. */
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
 /**
  * The base of every error this package throws. `code` is stable: match on it, not on the message.
  * The message alone says what happened and what to do, because Pulumi shows the user `error.message`
@@ -5,13 +27,13 @@
  */
 export class OpsManagerError extends Error {
   /** A stable machine code, e.g. `OM_ERR_API`. */
-  readonly code: string;
+  readonly code: ErrorCode;
   /** How many attempts ended in this error, when a retry loop made them. */
   attempts?: number;
   /** The time from the first attempt until the loop gave up, in ms, when a retry loop made them. */
   elapsedMs?: number;
 
-  constructor(code: string, message: string, cause?: unknown) {
+  constructor(code: ErrorCode, message: string, cause?: unknown) {
     // Without a cause, no `cause` property at all, as for a native error made without one.
     super(message, cause === undefined ? undefined : { cause });
     this.name = "OpsManagerError";

@@ -1,5 +1,5 @@
 import type { CallInfo } from "./format";
-import { OpsManagerError } from "./opsmanager-error";
+import { type ErrorCode, OpsManagerError } from "./opsmanager-error";
 
 /** The call a {@link RequestError} is about, and whether it reached the server. */
 export interface RequestErrorInit extends CallInfo {
@@ -32,7 +32,7 @@ export class RequestError extends OpsManagerError {
    */
   readonly requestSent: boolean;
 
-  constructor(code: string, message: string, init: RequestErrorInit, cause?: unknown) {
+  constructor(code: ErrorCode, message: string, init: RequestErrorInit, cause?: unknown) {
     super(code, message, cause);
     this.name = "RequestError";
     this.method = init.method;

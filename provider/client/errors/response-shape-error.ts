@@ -47,16 +47,21 @@ export class ResponseShapeError extends RequestError {
     this.hint = init.hint;
   }
 
-  /** The same error with `hint` as its advice. The original is left as it is (several callers may hold it). */
-  withHint(hint: string): ResponseShapeError {
-    const copy = new ResponseShapeError({
+  /** The call and what was wrong with the body, for building another error about the same answer. */
+  answer(): ResponseShapeErrorInit {
+    return {
       ...this.call(),
       status: this.status,
       description: this.description,
       issues: this.issues,
       bodySnippet: this.bodySnippet,
-      hint,
-    });
+      hint: this.hint,
+    };
+  }
+
+  /** The same error with `hint` as its advice. The original is left as it is (several callers may hold it). */
+  withHint(hint: string): ResponseShapeError {
+    const copy = new ResponseShapeError({ ...this.answer(), hint });
     if (this.attempts !== undefined) copy.noteAttempts(this.attempts, this.elapsedMs ?? 0);
     return copy;
   }

@@ -56,11 +56,16 @@ async function setRoles(groupId: string, apiKeyId: string, roles: readonly strin
 }
 
 /** `check`: one failure per bad input, naming the rule; values not known yet pass. */
-export async function check(_olds: Record<string, unknown>, news: Record<string, unknown>) {
+export async function check(_olds: object, news: object) {
   await whenConfigured();
   // Bad settings fail the preview here, before any request leaves.
   currentSettings();
-  return checkAssignmentInputs(news);
+  const { inputs, failures } = checkAssignmentInputs(news as Record<string, unknown>);
+  // The program's values, checked: the engine goes on with them only when there is no failure.
+  return {
+    inputs: inputs as Partial<ApiKeyProjectAssignmentProviderInputs> as ApiKeyProjectAssignmentProviderInputs,
+    failures,
+  };
 }
 
 /**
@@ -119,7 +124,7 @@ export async function create(inputs: ApiKeyProjectAssignmentProviderInputs) {
  * `read` (refresh): the key's roles in the project as its shared listing shows them now. An
  * assignment the listing lacks (twice, as a key missing from the org's listing) leaves the stack.
  */
-export async function read(id: string, olds: Partial<ApiKeyProjectAssignmentProviderOutputs>) {
+export async function read(id: string, olds: Partial<ApiKeyProjectAssignmentProviderOutputs> = {}) {
   await whenConfigured();
   const state = upgradeAssignmentState(olds, id);
   if (hex24Rule(state.groupId) !== undefined || hex24Rule(state.apiKeyId) !== undefined) {

@@ -20,10 +20,12 @@ import {
   extendLogCollectionJob,
   wasNotSent,
 } from "../../api/log-collection-jobs";
+import { MalformedCreateAnswerError } from "../../api/malformed-create-answer-error";
 import type { LogCollectionJobRecord } from "../../api/schemas";
 import { sameInstant } from "../../api/timestamps";
 import { UncertainCreateError } from "../../api/uncertain-create-error";
 import { inContext } from "../shared/in-context";
+import { partiallyCreated } from "../shared/partially-created";
 import { ResourceError } from "../shared/resource-error";
 import { currentClient, currentSettings, whenConfigured } from "../shared/runtime";
 import { warnUntrackedJobs } from "../shared/server-warning";
@@ -78,10 +80,15 @@ function extensionAdvice(error: unknown): string {
 }
 
 /** `check`: one failure per bad input, naming the rule; values not known yet pass. */
-export async function check(_olds: Record<string, unknown>, news: Record<string, unknown>) {
+export async function check(_olds: object, news: object) {
   await whenConfigured();
   currentSettings();
-  return checkJobInputs(news);
+  const { inputs, failures } = checkJobInputs(news as Record<string, unknown>);
+  // The program's values, checked: the engine goes on with them only when there is no failure.
+  return {
+    inputs: inputs as Partial<LogCollectionJobProviderInputs> as LogCollectionJobProviderInputs,
+    failures,
+  };
 }
 
 /**
@@ -131,16 +138,10 @@ export async function create(inputs: LogCollectionJobProviderInputs) {
         ? `. Before running \`pulumi up\` again, ${error.check}; a job made by this attempt is not in the stack.`
         : "";
     const wrapped = inContext(`LogCollectionJob (project ${inputs.groupId})`, error, advice);
-    const createdId = (error as { createdId?: unknown }).createdId;
-    if (typeof createdId === "string") {
-      // The server made the job but its answer broke the schema: record it anyway (a partially
-      // created resource, which the engine keeps in state) so that it is neither lost nor made twice.
+    if (error instanceof MalformedCreateAnswerError) {
+      const { createdId } = error;
       wrapped.message += `. The server did create job ${createdId}: it is recorded in the stack; run \`pulumi refresh\` or \`pulumi up\` again to settle it.`;
-      Object.assign(wrapped, {
-        id: createdId,
-        properties: outputsOf(createdId, inputs, NOT_SHOWN, false),
-        reasons: [wrapped.message],
-      });
+      throw partiallyCreated(wrapped, createdId, outputsOf(createdId, inputs, NOT_SHOWN, false));
     }
     throw wrapped;
   }
@@ -150,15 +151,14 @@ export async function create(inputs: LogCollectionJobProviderInputs) {
     await extendLogCollectionJob(client, inputs.groupId, id, inputs.expirationDate);
   } catch (error) {
     if (isMissingOperation(error)) rememberMissingOperation(client, "extendLogCollectionJob", error);
-    // The job exists: it is recorded (a partially created resource) without the expiration, which the
-    // next `pulumi up` sets with one PATCH once the program's expirationDate is one the server takes.
+    // The job exists: it is recorded without the expiration, which the next `pulumi up` sets with one
+    // PATCH once the program's expirationDate is one the server takes.
     const wrapped = inContext(
       where(id, inputs.groupId),
       error,
       `. The job was created and is recorded in the stack, but its expirationDate is not set.${extensionAdvice(error)}`,
     );
-    Object.assign(wrapped, { id, properties: outs, reasons: [wrapped.message] });
-    throw wrapped;
+    throw partiallyCreated(wrapped, id, outs);
   }
   return { id, outs: { ...outs, expirationDate: inputs.expirationDate, managed: { expirationDate: true } } };
 }
@@ -168,7 +168,7 @@ export async function create(inputs: LogCollectionJobProviderInputs) {
  * deployment. A job the listing lacks (twice, as the key listing confirms a missing key) leaves the
  * stack. A server with no listing of jobs keeps the state as recorded and is named once in a warning.
  */
-export async function read(id: string, olds: Partial<LogCollectionJobProviderOutputs>) {
+export async function read(id: string, olds: Partial<LogCollectionJobProviderOutputs> = {}) {
   const state = upgradeJobState(olds);
   await whenConfigured();
   const groupId = state.groupId;

@@ -119,11 +119,13 @@ function withContext(error: unknown, what: string, advice = ""): Error {
 }
 
 /** `check`: one failure per bad input, naming the rule; values not known yet pass. */
-export async function check(_olds: Record<string, unknown>, news: Record<string, unknown>) {
+export async function check(_olds: object, news: object) {
   await whenConfigured();
   // Bad settings fail the preview here, before any request leaves.
   currentSettings();
-  return checkKeyInputs(news);
+  const { inputs, failures } = checkKeyInputs(news as Record<string, unknown>);
+  // The program's values, checked: the engine goes on with them only when there is no failure.
+  return { inputs: inputs as Partial<OrgApiKeyProviderInputs> as OrgApiKeyProviderInputs, failures };
 }
 
 /**
@@ -223,7 +225,7 @@ export async function update(id: string, olds: OrgApiKeyProviderOutputs, news: O
 }
 
 /** `read` (refresh, `get`): the server's desc and roles now; a key no longer listed is gone. */
-export async function read(id: string, olds: Partial<OrgApiKeyProviderOutputs>) {
+export async function read(id: string, olds: Partial<OrgApiKeyProviderOutputs> = {}) {
   const state = upgradeKeyState(olds);
   await whenConfigured();
   if (idRule(state.orgId) !== undefined) {

@@ -15,9 +15,8 @@ import type * as pulumi from "@pulumi/pulumi";
  * (`require.main`), hence the second try, where there is a main module (there is none when the host
  * was started from an ES module). Only the entry itself not being found leads to that try and to the
  * advice below; any other failure (a dependency of the package missing, an error while it loads) is
- * thrown as it is, since it is the real cause. The advice is a plain `Error`, the one error outside the
- * package's family: the package could not be loaded, so there is no class of it to throw. (Comments
- * stay out of the body: it is serialized into every resource's state.)
+ * thrown as it is. The advice is a plain `Error`: the package could not be loaded, so none of its
+ * classes can be thrown. (No comments in the body: it is serialized into every resource's state.)
  */
 function host() {
   const notFound = (error: unknown) =>

@@ -1,0 +1,25 @@
+/**
+ * What Pulumi's dynamic-provider host reads off an error thrown by `create` (`grpcResponseFromError`
+ * in `@pulumi/pulumi/cmd/dynamic-provider`): with an `id`, it reports an `ErrorResourceInitFailed`
+ * and the engine keeps the resource in state with these outputs, as a partially created resource.
+ */
+export interface PartialCreate<Outputs> {
+  id: string;
+  properties: Outputs;
+  reasons: string[];
+}
+
+/**
+ * `error`, to be thrown from `create`, made to say that the server created resource `id` though the
+ * create could not finish: the engine records it with `properties` as its outputs, so that it is
+ * neither lost nor made again, and the next `pulumi up` or `pulumi refresh` settles it. The reason
+ * recorded is the error's message.
+ */
+export function partiallyCreated<Outputs>(
+  error: Error,
+  id: string,
+  properties: Outputs,
+): Error & PartialCreate<Outputs> {
+  const partial: PartialCreate<Outputs> = { id, properties, reasons: [error.message] };
+  return Object.assign(error, partial);
+}
