@@ -8,11 +8,12 @@ import {
   idParts,
   upgradeAssignmentState,
 } from "../../provider/resources/api-key-project-assignment/state";
+import type { ApiKeyProjectAssignmentProviderOutputs } from "../../provider/resources/api-key-project-assignment/types";
 
 const GROUP = "5f0000000000000000000002";
 const KEY = "5f00000000000000000000aa";
 
-const today = {
+const today: ApiKeyProjectAssignmentProviderOutputs = {
   apiKeyId: KEY,
   groupId: GROUP,
   roles: ["GROUP_OWNER", "GROUP_READ_ONLY"],

@@ -41,7 +41,8 @@ function outputsOf(
   return {
     apiKeyId: inputs.apiKeyId,
     groupId: inputs.groupId,
-    roles: roleSet(roles),
+    // The server's names as it lists them: a role a newer server adds passes through.
+    roles: roleSet(roles) as GroupRole[],
     restoreOnDelete: inputs.restoreOnDelete ?? false,
     previous,
   };
@@ -135,7 +136,7 @@ export async function read(id: string, olds: Partial<ApiKeyProjectAssignmentProv
   try {
     const roles = await findAssignment(currentClient(), state.groupId, state.apiKeyId);
     if (roles === undefined) return { id: "", props: {} };
-    const props = { ...state, roles };
+    const props = { ...state, roles: roles as GroupRole[] };
     const inputs: ApiKeyProjectAssignmentProviderInputs = {
       apiKeyId: state.apiKeyId,
       groupId: state.groupId,
@@ -177,7 +178,7 @@ export async function update(
         : "";
       throw inContext(where(news), error, gone);
     }
-    roles = roleSet(news.roles);
+    roles = roleSet(news.roles) as GroupRole[];
   }
   return { outs: outputsOf(news, roles, state.previous) };
 }

@@ -42,7 +42,7 @@ export class ApiKeyProjectAssignment extends pulumi.dynamic.Resource {
   declare readonly apiKeyId: pulumi.Output<string>;
   declare readonly groupId: pulumi.Output<string>;
   /** The key's project roles on the server, sorted (as the last PATCH set them, or refresh read them). */
-  declare readonly roles: pulumi.Output<string[]>;
+  declare readonly roles: pulumi.Output<GroupRole[]>;
   declare readonly restoreOnDelete: pulumi.Output<boolean>;
   /** The roles the key had in the project before, when recorded at create (`restoreOnDelete`). */
   declare readonly previous: pulumi.Output<PreviousAssignment>;

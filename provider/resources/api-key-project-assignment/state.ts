@@ -3,6 +3,7 @@
  * each method that reads state starts with {@link upgradeAssignmentState}, so a field added later gets
  * its default here and nowhere else.
  */
+import type { GroupRole } from "../../api/types";
 import type { ApiKeyProjectAssignmentProviderOutputs } from "./types";
 
 const text = (value: unknown) => (typeof value === "string" ? value : "");
@@ -36,7 +37,7 @@ export function upgradeAssignmentState(
   return {
     apiKeyId: text(olds.apiKeyId) || fromId.apiKeyId,
     groupId: text(olds.groupId) || fromId.groupId,
-    roles: [...new Set(texts(olds.roles))].sort(),
+    roles: [...new Set(texts(olds.roles))].sort() as GroupRole[],
     restoreOnDelete: olds.restoreOnDelete === true,
     previous: { recorded, roles: recorded ? [...new Set(texts(previous?.roles))].sort() : [] },
   };

@@ -28,7 +28,7 @@ export interface ApiKeyProjectAssignmentProviderOutputs {
   apiKeyId: string;
   groupId: string;
   /** The key's project roles, sorted: as set by the last PATCH, or as the last refresh read them. */
-  roles: string[];
+  roles: GroupRole[];
   restoreOnDelete: boolean;
   previous: PreviousAssignment;
 }
