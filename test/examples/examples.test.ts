@@ -17,7 +17,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSimulator } from "../../simulator";
 import type { Simulator } from "../../simulator/types";
-import { JOB_TYPE, KEY_TYPE, type Props } from "../support/host";
+import { JOB_TYPE, KEY_TYPE, NO_ENV, type Props, startHost } from "../support/host";
 import { repoRoot } from "../support/program-dir";
 import {
   configProblems,
@@ -232,7 +232,15 @@ for (const project of projects()) {
     it("deletes what it created: a key back as it was where it restores on delete, a job deleted on the server", async () => {
       expect(created).not.toEqual([]);
       sim.resetRequests();
-      for (const r of [...created].reverse()) await result.host.delete(r.id, r.urn, r.outputs);
+      // In a host of its own, as `pulumi destroy` is a process of its own: within the deployment that
+      // created it, an assignment's delete is its replacement's to skip.
+      const destroy = await startHost({ cwd: pwdMain(project.root, project.main).pwd, env: { ...NO_ENV } });
+      try {
+        await destroy.configure(stackConfig);
+        for (const r of [...created].reverse()) await destroy.delete(r.id, r.urn, r.outputs);
+      } finally {
+        await destroy.close();
+      }
       const restoring = created.filter((r) => r.type === KEY_TYPE && r.outputs.restoreOnDelete === true);
       for (const key of restoring) {
         expect({ desc: sim.state.apiKey(key.id)!.desc, roles: orgRoles(sim, key.id) }).toEqual(
