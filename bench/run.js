@@ -17,6 +17,7 @@ const SECTIONS = {
   coldstart: () => require("./coldstart").coldstart(),
   memory: () => require("./memory").memory(),
   preview: () => require("./preview").preview(),
+  lifecycle: () => require("./lifecycle").lifecycle(),
 };
 const DEADLINE_MS = 10 * 60_000;
 

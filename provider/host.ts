@@ -4,7 +4,13 @@
  * resource is next updated, so every later version of this package keeps these names and handles
  * the state every earlier version wrote.
  */
+
 import type * as pulumi from "@pulumi/pulumi";
+import * as apiKeyProjectAssignment from "./resources/api-key-project-assignment/api-key-project-assignment-methods";
+import type {
+  ApiKeyProjectAssignmentProviderInputs,
+  ApiKeyProjectAssignmentProviderOutputs,
+} from "./resources/api-key-project-assignment/types";
 import * as logCollectionJob from "./resources/log-collection-job/log-collection-job-methods";
 import type {
   LogCollectionJobProviderInputs,
@@ -47,3 +53,13 @@ export const logCollectionJobMethods = {
   update: logCollectionJob.update,
   delete: logCollectionJob.remove,
 } satisfies Methods<LogCollectionJobProviderInputs, LogCollectionJobProviderOutputs>;
+
+/** ApiKeyProjectAssignment's methods, named as `pulumi.dynamic.ResourceProvider` names them. */
+export const apiKeyProjectAssignmentMethods = {
+  check: apiKeyProjectAssignment.check,
+  diff: apiKeyProjectAssignment.diff,
+  create: apiKeyProjectAssignment.create,
+  read: apiKeyProjectAssignment.read,
+  update: apiKeyProjectAssignment.update,
+  delete: apiKeyProjectAssignment.remove,
+} satisfies Methods<ApiKeyProjectAssignmentProviderInputs, ApiKeyProjectAssignmentProviderOutputs>;

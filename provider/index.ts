@@ -33,6 +33,15 @@ export {
   TlsError,
 } from "./client/errors";
 export {
+  ApiKeyProjectAssignment,
+  type ApiKeyProjectAssignmentArgs,
+} from "./resources/api-key-project-assignment/api-key-project-assignment";
+export type {
+  ApiKeyProjectAssignmentProviderInputs as ApiKeyProjectAssignmentInputs,
+  ApiKeyProjectAssignmentProviderOutputs as ApiKeyProjectAssignmentOutputs,
+  PreviousAssignment,
+} from "./resources/api-key-project-assignment/types";
+export {
   LogCollectionJob,
   type LogCollectionJobArgs,
 } from "./resources/log-collection-job/log-collection-job";
@@ -43,6 +52,7 @@ export type {
 export { type GetOrgApiKeysArgs, getOrgApiKeys } from "./resources/org-api-key/get-org-api-keys";
 export { OrgApiKey, type OrgApiKeyArgs, type OrgApiKeyState } from "./resources/org-api-key/org-api-key";
 export type {
+  AccessListEntryOutput,
   OrgApiKeyProviderInputs as OrgApiKeyInputs,
   OrgApiKeyProviderOutputs as OrgApiKeyOutputs,
   ProjectRole,

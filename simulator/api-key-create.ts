@@ -62,6 +62,9 @@ export function createApiKey(
     );
   }
   const key = state.addApiKey({
+    // A deployed server's key id is an ObjectId made at the create: its first 8 hex digits are the
+    // time in seconds, which is how a client that lost the answer can tell the key it made.
+    id: state.objectIdAt(Date.now()),
     orgId,
     desc: desc.desc,
     roles: roles.names.map((roleName) => ({ orgId, roleName })),

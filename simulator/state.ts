@@ -229,6 +229,22 @@ export class SimState {
     return copyKey(key);
   }
 
+  /**
+   * A new key id shaped as the server's ids are, a MongoDB ObjectId: its first 8 hex digits are `ms` in
+   * whole seconds, the other 16 come from the seeded generator, so a created key's id carries its
+   * creation time (as a deployed server's does) and the rest of the state stays deterministic.
+   */
+  objectIdAt(ms: number): string {
+    const time = Math.floor(ms / 1000)
+      .toString(16)
+      .padStart(8, "0")
+      .slice(-8);
+    let id: string;
+    do id = `${time}${this.prng.hex(16)}`;
+    while (this.keys.has(id));
+    return id;
+  }
+
   /** Adds `count` generated keys to an organization (default the seeded one). */
   addApiKeys(count: number, orgId?: string): SimApiKey[] {
     const added: SimApiKey[] = [];

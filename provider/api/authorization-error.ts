@@ -4,10 +4,16 @@ import { ApiError, type ApiErrorInit } from "../client/errors";
 export type Operation =
   | { kind: "listOrgApiKeys"; orgId: string }
   | { kind: "updateOrgApiKey"; orgId: string }
+  | { kind: "createOrgApiKey"; orgId: string }
+  | { kind: "deleteOrgApiKey"; orgId: string }
+  | { kind: "apiKeyAccessList"; orgId: string }
   | { kind: "createLogCollectionJob"; groupId: string }
   | { kind: "listLogCollectionJobs"; groupId: string }
   | { kind: "extendLogCollectionJob"; groupId: string }
-  | { kind: "deleteLogCollectionJob"; groupId: string };
+  | { kind: "deleteLogCollectionJob"; groupId: string }
+  | { kind: "listProjectApiKeys"; groupId: string }
+  | { kind: "assignProjectApiKey"; groupId: string }
+  | { kind: "unassignProjectApiKey"; groupId: string };
 
 const JOB_WORK = {
   createLogCollectionJob: "creating a log collection job",
@@ -19,7 +25,8 @@ const JOB_WORK = {
 // Roles per operation, from the Ops Manager API documentation: "Organization Programmatic API Keys"
 // (any role in the organization retrieves its keys; Organization Owner or Organization User Admin
 // creates, updates or deletes one) and "Log Collection Jobs" (a project role among Automation, Backup
-// and Monitoring Admin for every one of its endpoints; a Project Owner holds them all).
+// and Monitoring Admin for every one of its endpoints; a Project Owner holds them all) and "Project API
+// Keys" (any project role lists them; Project Owner or Project User Admin assigns and unassigns one).
 function describe(operation: Operation): { what: string; needs: string } {
   switch (operation.kind) {
     case "listOrgApiKeys":
@@ -27,10 +34,35 @@ function describe(operation: Operation): { what: string; needs: string } {
         what: "listing an organization's API keys",
         needs: `a role in organization ${operation.orgId} (any organization role, such as Organization Read Only)`,
       };
+    case "createOrgApiKey":
+    case "deleteOrgApiKey":
+      return {
+        what: `${operation.kind === "createOrgApiKey" ? "creating" : "deleting"} an organization API key`,
+        needs: `the Organization Owner (ORG_OWNER) or Organization User Admin role in organization ${operation.orgId}`,
+      };
     case "updateOrgApiKey":
       return {
         what: "updating an organization API key",
         needs: `the Organization Owner (ORG_OWNER) or Organization User Admin role in organization ${operation.orgId}`,
+      };
+    case "listProjectApiKeys":
+      return {
+        what: "listing a project's API keys",
+        needs: `a role in project ${operation.groupId} (any project role, such as Project Read Only)`,
+      };
+    case "assignProjectApiKey":
+    case "unassignProjectApiKey":
+      return {
+        what:
+          operation.kind === "assignProjectApiKey"
+            ? "assigning an API key to a project or setting its roles there"
+            : "unassigning an API key from a project",
+        needs: `the Project Owner (GROUP_OWNER) or Project User Admin (GROUP_USER_ADMIN) role in project ${operation.groupId}, or Organization Owner`,
+      };
+    case "apiKeyAccessList":
+      return {
+        what: "reading or changing an API key's access list",
+        needs: `the Organization Owner (ORG_OWNER) role in organization ${operation.orgId}, or to be that API key`,
       };
     case "createLogCollectionJob":
     case "listLogCollectionJobs":

@@ -176,6 +176,7 @@ describe("adoption through the real dynamic-provider host", () => {
       restoreOnDelete: false,
       adopted: { desc: "test-apikey", roles: ["ORG_MEMBER"] },
       managed: { desc: true, roles: false, by: "publicKey" },
+      keepers: {},
     });
     expect(server.authenticated().map((r) => [r.method, r.path, r.body && JSON.parse(r.body)])).toEqual([
       ["GET", `/orgs/${GO_ORG_ID}/apiKeys`, ""],

@@ -146,7 +146,7 @@ describe("resource outputs: the README, the class and the provider agree", () =>
     const [element] = checker.getTypeArguments(roles as ts.TypeReference);
     expect(sameType(element!, orgRole), `roles: ${checker.typeToString(roles)}`).toBe(true);
     expect(checker.typeToString(outputs.get("managed")!)).toBe(
-      '{ desc: boolean; roles: boolean; by: "apiKeyId" | "publicKey"; }',
+      '{ desc: boolean; roles: boolean; by: "apiKeyId" | "publicKey" | "created"; }',
     );
   });
 });

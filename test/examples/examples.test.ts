@@ -17,7 +17,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSimulator } from "../../simulator";
 import type { Simulator } from "../../simulator/types";
-import { JOB_TYPE, KEY_TYPE, type Props } from "../support/host";
+import { JOB_TYPE, KEY_TYPE, NO_ENV, type Props, startHost } from "../support/host";
 import { repoRoot } from "../support/program-dir";
 import {
   configProblems,
@@ -44,7 +44,12 @@ function projects(): Project[] {
 /** Where a project's Pulumi.yaml is, relative to the repository. */
 const dirOf = (project: Project) => path.relative(ROOT, project.root) || ".";
 
+const ASSIGN_TYPE = "pulumi-nodejs:dynamic/opsmanager:ApiKeyProjectAssignment";
+const API = "/api/public/v1.0";
+
 const stripProvider = ({ __provider, ...rest }: Props) => rest;
+const isCreatedKey = (r: Registration) =>
+  r.type === KEY_TYPE && (r.outputs.managed as { by?: string } | undefined)?.by === "created";
 const sorted = (values: unknown) => [...(values as string[])].sort();
 const orgRoles = (sim: Simulator, id: string) =>
   sim.state
@@ -127,15 +132,44 @@ for (const project of projects()) {
       expect(result.entry).toBe(path.join(pwdMain(project.root, project.main).pwd, "index.ts"));
       created.push(...result.registrations);
       expect(created.map((r) => r.type)).not.toEqual([]);
-      for (const r of created) expect([KEY_TYPE, JOB_TYPE]).toContain(r.type);
-      // A job is created with one POST, never two; a key is adopted with at most one PATCH.
+      for (const r of created) expect([KEY_TYPE, JOB_TYPE, ASSIGN_TYPE]).toContain(r.type);
+      // A job is created with one POST, never two; a key is adopted with at most one PATCH; a key made
+      // with one POST, and its access list with one more.
       const jobs = created.filter((r) => r.type === JOB_TYPE);
       const posts = sim.requests.filter((q) => q.method === "POST" && q.status < 500);
-      expect(posts.map((q) => q.body)).toEqual(jobs.map((r) => stripProvider(r.checked)).map(postBody));
+      expect(posts.filter((q) => q.path.endsWith("/logCollectionJobs")).map((q) => q.body)).toEqual(
+        jobs.map((r) => stripProvider(r.checked)).map(postBody),
+      );
+      const made = created.filter(isCreatedKey);
+      expect(posts.filter((q) => /\/orgs\/\w+\/apiKeys$/.test(q.path)).map((q) => q.body)).toEqual(
+        made.map((r) => ({ desc: r.inputs.desc, roles: sorted(r.inputs.roles) })),
+      );
+      const listPosts = posts.filter((q) => q.path.endsWith("/accessList"));
+      for (const key of made.filter((r) => r.inputs.accessList !== undefined)) {
+        expect(
+          listPosts.filter((q) => q.path === `${API}/orgs/${key.inputs.orgId}/apiKeys/${key.id}/accessList`),
+        ).toHaveLength(1);
+        expect(key.outputs.accessList).toEqual(sorted(key.checked.accessList));
+      }
+      expect(posts).toHaveLength(jobs.length + made.length + listPosts.length);
+      // An assignment is one PATCH of the project's key with its roles.
+      for (const a of created.filter((r) => r.type === ASSIGN_TYPE)) {
+        const { apiKeyId, groupId } = a.outputs as { apiKeyId: string; groupId: string };
+        const patches = sim.requests.filter(
+          (q) => q.method === "PATCH" && q.path === `${API}/groups/${groupId}/apiKeys/${apiKeyId}`,
+        );
+        expect(patches.map((q) => q.body)).toEqual([{ roles: sorted(a.checked.roles) }]);
+        const held = sim.state
+          .apiKey(apiKeyId)!
+          .roles.filter((r) => r.groupId === groupId)
+          .map((r) => r.roleName)
+          .sort();
+        expect(held).toEqual(sorted(a.inputs.roles));
+      }
       for (const job of jobs) expect(sim.state.jobs().map((j) => j.id)).toContain(job.id);
       for (const key of created.filter((r) => r.type === KEY_TYPE)) {
         const patches = sim.requests.filter(
-          (q) => q.method === "PATCH" && q.path.endsWith(`/apiKeys/${key.id}`),
+          (q) => q.method === "PATCH" && q.path.endsWith(`/orgs/${key.outputs.orgId}/apiKeys/${key.id}`),
         );
         expect(patches.length).toBeLessThanOrEqual(1);
         const onServer = sim.state.apiKey(key.id)!;
@@ -170,6 +204,16 @@ for (const project of projects()) {
         const read = await result.host.read(r.id, r.urn, r.outputs);
         expect(read.id).toBe(r.id);
         if (r.type === KEY_TYPE) {
+          // Project roles given after the key was made (an assignment in the same program) show on read.
+          const projectRoles = sim.state
+            .apiKey(r.id)!
+            .roles.filter((role) => role.groupId !== undefined)
+            .map((role) => ({ groupId: role.groupId, roleName: role.roleName }))
+            .sort((a, b) => a.groupId!.localeCompare(b.groupId!) || a.roleName.localeCompare(b.roleName));
+          expect(stripProvider(read.properties)).toEqual({ ...stripProvider(r.outputs), projectRoles });
+          continue;
+        }
+        if (r.type === ASSIGN_TYPE) {
           expect(stripProvider(read.properties)).toEqual(stripProvider(r.outputs));
           continue;
         }
@@ -188,7 +232,15 @@ for (const project of projects()) {
     it("deletes what it created: a key back as it was where it restores on delete, a job deleted on the server", async () => {
       expect(created).not.toEqual([]);
       sim.resetRequests();
-      for (const r of [...created].reverse()) await result.host.delete(r.id, r.urn, r.outputs);
+      // In a host of its own, as `pulumi destroy` is a process of its own: within the deployment that
+      // created it, an assignment's delete is its replacement's to skip.
+      const destroy = await startHost({ cwd: pwdMain(project.root, project.main).pwd, env: { ...NO_ENV } });
+      try {
+        await destroy.configure(stackConfig);
+        for (const r of [...created].reverse()) await destroy.delete(r.id, r.urn, r.outputs);
+      } finally {
+        await destroy.close();
+      }
       const restoring = created.filter((r) => r.type === KEY_TYPE && r.outputs.restoreOnDelete === true);
       for (const key of restoring) {
         expect({ desc: sim.state.apiKey(key.id)!.desc, roles: orgRoles(sim, key.id) }).toEqual(
@@ -205,11 +257,20 @@ for (const project of projects()) {
       });
       expect([...patched].sort()).toEqual(managing.map((key) => key.id).sort());
       expect(sim.requests.filter((q) => q.method === "POST")).toEqual([]);
-      // One DELETE per job, and the job is gone from the server.
+      // One DELETE per job, per key made and per assignment, and each is gone from the server.
       const jobs = created.filter((r) => r.type === JOB_TYPE);
+      const made = created.filter(isCreatedKey);
+      const assignments = created.filter((r) => r.type === ASSIGN_TYPE);
       const deleted = sim.requests.filter((q) => q.method === "DELETE" && q.authenticated);
-      expect(deleted.map((q) => q.path.split("/").pop()).sort()).toEqual(jobs.map((j) => j.id).sort());
+      expect(deleted.map((q) => q.path.slice(API.length)).sort()).toEqual(
+        [
+          ...jobs.map((j) => `/groups/${j.outputs.groupId}/logCollectionJobs/${j.id}`),
+          ...made.map((k) => `/orgs/${k.outputs.orgId}/apiKeys/${k.id}`),
+          ...assignments.map((a) => `/groups/${a.outputs.groupId}/apiKeys/${a.outputs.apiKeyId}`),
+        ].sort(),
+      );
       for (const job of jobs) expect(sim.state.job(job.id)).toBeUndefined();
+      for (const key of made) expect(sim.state.apiKey(key.id)).toBeUndefined();
     });
   });
 }

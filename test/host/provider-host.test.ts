@@ -77,7 +77,12 @@ describe("OrgApiKey through the real dynamic-provider host", () => {
 
   it("check rejects bad inputs property by property without a request", async () => {
     sim.resetRequests();
-    const r = await host.check(KEY_URN, {}, withKey({ orgId: "org/1", roles: ["OWNER"], desc: "" }));
+    // apiKeyId empty: without it (nor publicKey) the inputs would declare a key to create.
+    const r = await host.check(
+      KEY_URN,
+      {},
+      withKey({ orgId: "org/1", apiKeyId: "", roles: ["OWNER"], desc: "" }),
+    );
     expect(r.failures.map((f) => f.property).sort()).toEqual(["apiKeyId", "desc", "orgId", "roles"]);
     expect(r.failures.find((f) => f.property === "roles")!.reason).toMatch(
       /roles\[0\] must be an organization role/,
@@ -164,6 +169,7 @@ describe("OrgApiKey through the real dynamic-provider host", () => {
         "adopted",
         "apiKeyId",
         "desc",
+        "keepers",
         "managed",
         "orgId",
         "privateKey",

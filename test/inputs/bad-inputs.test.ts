@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import * as assignment from "../../provider/resources/api-key-project-assignment/api-key-project-assignment-methods";
 import * as job from "../../provider/resources/log-collection-job/log-collection-job-methods";
 import * as key from "../../provider/resources/org-api-key/org-api-key-methods";
 import { configure, resetRuntimeForTests } from "../../provider/resources/shared/runtime";
@@ -17,25 +18,17 @@ import {
 } from "../support/host";
 import { makeProgramDir, type ProgramDir } from "../support/program-dir";
 import { serializeProvider } from "../support/serialize";
-import {
-  ALL_BAD,
-  type ConfigRow,
-  GOOD_JOB,
-  GOOD_KEY,
-  type InputRow,
-  inputsOf,
-  ROWS,
-  type StackConfig,
-} from "./catalogue";
+import { ALL_BAD, type ConfigRow, GOOD, type InputRow, inputsOf, ROWS, type StackConfig } from "./catalogue";
 
 const req = createRequire(__filename);
-const { orgApiKeyProvider, logCollectionJobProvider } = req(
+const { orgApiKeyProvider, logCollectionJobProvider, apiKeyProjectAssignmentProvider } = req(
   "../../dist/provider/resources/shared/providers.js",
 );
 
 const URNS = {
   OrgApiKey: urn(KEY_TYPE, "key"),
   LogCollectionJob: urn(JOB_TYPE, "job"),
+  ApiKeyProjectAssignment: urn("pulumi-nodejs:dynamic/opsmanager:ApiKeyProjectAssignment", "assignment"),
 };
 
 const inputRows = ROWS.filter((r): r is InputRow => r.target !== "config");
@@ -43,7 +36,11 @@ const configRows = ROWS.filter((r): r is ConfigRow => r.target === "config");
 
 let sim: Simulator;
 let program: ProgramDir;
-const texts: Record<InputRow["target"], string> = { OrgApiKey: "", LogCollectionJob: "" };
+const texts: Record<InputRow["target"], string> = {
+  OrgApiKey: "",
+  LogCollectionJob: "",
+  ApiKeyProjectAssignment: "",
+};
 const hosts: Host[] = [];
 
 const resolved = (config: StackConfig): StackConfig =>
@@ -85,6 +82,7 @@ beforeAll(async () => {
   program = await makeProgramDir();
   texts.OrgApiKey = await serializeProvider(orgApiKeyProvider);
   texts.LogCollectionJob = await serializeProvider(logCollectionJobProvider);
+  texts.ApiKeyProjectAssignment = await serializeProvider(apiKeyProjectAssignmentProvider);
 });
 
 afterAll(async () => {
@@ -106,10 +104,7 @@ describe("bad inputs through the real dynamic-provider host", () => {
   beforeEach(() => sim.resetRequests());
 
   it("the good inputs pass", async () => {
-    for (const [target, inputs] of [
-      ["OrgApiKey", GOOD_KEY],
-      ["LogCollectionJob", GOOD_JOB],
-    ] as const) {
+    for (const [target, inputs] of Object.entries(GOOD) as [InputRow["target"], Record<string, unknown>][]) {
       const r = await host.check(URNS[target], {}, { ...inputs, __provider: texts[target] });
       expect(r.failures).toEqual([]);
     }
@@ -148,8 +143,8 @@ describe("bad settings through the real dynamic-provider host", () => {
 
   it.each(configRows.map((r) => [r.name, r] as const))("config: %s", async (_name, row) => {
     const host = rowHosts.get(row.name)!;
-    for (const target of ["OrgApiKey", "LogCollectionJob"] as const) {
-      const inputs = target === "OrgApiKey" ? GOOD_KEY : GOOD_JOB;
+    for (const target of Object.keys(GOOD) as InputRow["target"][]) {
+      const inputs = GOOD[target];
       const error = (await host.check(URNS[target], {}, { ...inputs, __provider: texts[target] }).then(
         () => undefined,
         (e) => e,
@@ -162,7 +157,7 @@ describe("bad settings through the real dynamic-provider host", () => {
 });
 
 describe("bad inputs in-process", () => {
-  const methods = { OrgApiKey: key, LogCollectionJob: job };
+  const methods = { OrgApiKey: key, LogCollectionJob: job, ApiKeyProjectAssignment: assignment };
   const configureWith = (config: StackConfig) => {
     resetRuntimeForTests();
     void configure({ config: { get: (k: string) => config[k] } });
@@ -189,8 +184,8 @@ describe("bad inputs in-process", () => {
 
   it.each(configRows.map((r) => [r.name, r] as const))("config: %s", async (_name, row) => {
     configureWith(resolved(row.config));
-    for (const target of ["OrgApiKey", "LogCollectionJob"] as const) {
-      const inputs = target === "OrgApiKey" ? GOOD_KEY : GOOD_JOB;
+    for (const target of Object.keys(GOOD) as InputRow["target"][]) {
+      const inputs = GOOD[target];
       const error = await methods[target].check({}, { ...inputs }).then(
         () => undefined,
         (e: unknown) => e,

@@ -29,6 +29,21 @@ export const GOOD_JOB: Record<string, unknown> = {
   redacted: true,
 };
 
+/** Inputs of an ApiKeyProjectAssignment that pass `check`. */
+export const GOOD_ASSIGNMENT: Record<string, unknown> = {
+  apiKeyId: "5f00000000000000000000aa",
+  groupId: GROUP_ID,
+  roles: ["GROUP_READ_ONLY"],
+  restoreOnDelete: false,
+};
+
+/** The good inputs of each resource, which a row's `set` and `omit` change. */
+export const GOOD = {
+  OrgApiKey: GOOD_KEY,
+  LogCollectionJob: GOOD_JOB,
+  ApiKeyProjectAssignment: GOOD_ASSIGNMENT,
+} as const;
+
 /** Stack config of a provider, as `pulumi config` holds it. `{url}` stands for the simulator's URL. */
 export type StackConfig = Record<string, string>;
 
@@ -45,7 +60,7 @@ interface RowBase {
 
 /** An input row: `set` is merged over the good inputs; `omit` removes inputs. */
 export interface InputRow extends RowBase {
-  target: "OrgApiKey" | "LogCollectionJob";
+  target: "OrgApiKey" | "LogCollectionJob" | "ApiKeyProjectAssignment";
   set?: Record<string, unknown>;
   omit?: string[];
 }
@@ -60,7 +75,7 @@ export type Row = InputRow | ConfigRow;
 
 /** The inputs a row sends. */
 export function inputsOf(row: InputRow): Record<string, unknown> {
-  const inputs = { ...(row.target === "OrgApiKey" ? GOOD_KEY : GOOD_JOB), ...row.set };
+  const inputs = { ...GOOD[row.target], ...row.set };
   for (const name of row.omit ?? []) delete inputs[name];
   return inputs;
 }
@@ -77,6 +92,13 @@ const key = (name: string, property: string, rule: RegExp, set?: Record<string, 
   ({ target: "OrgApiKey", name, property, rule, set, omit }) satisfies InputRow;
 const job = (name: string, property: string, rule: RegExp, set?: Record<string, unknown>, omit?: string[]) =>
   ({ target: "LogCollectionJob", name, property, rule, set, omit }) satisfies InputRow;
+const assign = (
+  name: string,
+  property: string,
+  rule: RegExp,
+  set?: Record<string, unknown>,
+  omit?: string[],
+) => ({ target: "ApiKeyProjectAssignment", name, property, rule, set, omit }) satisfies InputRow;
 
 const good: StackConfig = {
   "opsmanager:baseUrl": "{url}",
@@ -127,9 +149,39 @@ export const ROWS: Row[] = [
   key("both apiKeyId and publicKey", "apiKeyId", /exactly one of apiKeyId and publicKey/, {
     publicKey: "abcdefgh",
   }),
-  key("neither apiKeyId nor publicKey", "apiKeyId", /one of apiKeyId and publicKey is required/, undefined, [
+  // OrgApiKey: a key to create (neither apiKeyId nor publicKey), and keepers
+  key("a key to create without desc", "desc", /desc is required to create a key/, undefined, [
     "apiKeyId",
+    "desc",
   ]),
+  key("a key to create without roles", "roles", /roles is required to create a key/, undefined, [
+    "apiKeyId",
+    "roles",
+  ]),
+  key(
+    "restoreOnDelete on a key to create",
+    "restoreOnDelete",
+    /a key this resource creates is deleted on destroy, so there is nothing to restore/,
+    { restoreOnDelete: true },
+    ["apiKeyId"],
+  ),
+  key("keepers on an adopted key", "keepers", /an adopted key .* cannot be replaced by a new one/, {
+    keepers: { rotated: "2026-11" },
+  }),
+  key(
+    "keepers not a map",
+    "keepers",
+    /keepers must be a map of strings \(got \["a"\]\)/,
+    { keepers: ["a"] },
+    ["apiKeyId"],
+  ),
+  key(
+    "a keeper not a string",
+    "keepers",
+    /keepers\.rotated must be a string \(got 2026\)/,
+    { keepers: { rotated: 2026 } },
+    ["apiKeyId"],
+  ),
   // OrgApiKey: desc
   key("desc empty", "desc", /desc must not be empty or only white space/, { desc: "" }),
   key("desc only white space", "desc", /desc must not be empty or only white space/, { desc: " \t \n" }),
@@ -171,8 +223,84 @@ export const ROWS: Row[] = [
       roles: ["ORG_OWNR"],
     },
   ),
+  key(
+    "roles with two bad items, both named",
+    "roles",
+    /roles\[0\] .*\(got "ORG_OWNR"; did you mean "ORG_OWNER"\?\), and roles\[2\] .*\(got "ORG_READONLY"; did you mean "ORG_READ_ONLY"\?\)$/,
+    { roles: ["ORG_OWNR", "ORG_MEMBER", "ORG_READONLY"] },
+  ),
   key("roles holding a number", "roles", /roles\[0\] must be an organization role.*\(got 1\)/, {
     roles: [1],
+  }),
+  // OrgApiKey: accessList (every bad item in one failure)
+  key(
+    "accessList a string",
+    "accessList",
+    /accessList must be a list of IP addresses and CIDR blocks \(got "10.0.0.1"\)/,
+    { accessList: "10.0.0.1" },
+  ),
+  key(
+    "accessList with a block that is not its network",
+    "accessList",
+    /accessList\[0\] "10.0.0.5\/24" is not a canonical CIDR block: it has bits set past its prefix; write "10.0.0.0\/24"/,
+    { accessList: ["10.0.0.5/24"] },
+  ),
+  key(
+    "accessList with an IPv6 block that is not its network",
+    "accessList",
+    /accessList\[0\] "2001:db8::1\/32" is not a canonical CIDR block.*; write "2001:db8::\/32"/,
+    { accessList: ["2001:db8::1/32"] },
+  ),
+  key(
+    "accessList with a host name",
+    "accessList",
+    /accessList\[0\] "ci.example.com" is not an IPv4 or IPv6 address or CIDR block/,
+    { accessList: ["ci.example.com"] },
+  ),
+  key(
+    "accessList with an address in short form",
+    "accessList",
+    /accessList\[0\] "10.1" is not an IPv4 or IPv6 address or CIDR block/,
+    { accessList: ["10.1"] },
+  ),
+  key(
+    "accessList with a prefix too long",
+    "accessList",
+    /accessList\[0\] "10.0.0.0\/33" is not a CIDR block: the prefix after "\/" must be a whole number from 0 to 32/,
+    { accessList: ["10.0.0.0/33"] },
+  ),
+  key(
+    "accessList with an address and its /32",
+    "accessList",
+    /accessList\[1\] "10.0.0.1\/32" is the same entry as accessList\[0\] "10.0.0.1" \(10.0.0.1\)/,
+    { accessList: ["10.0.0.1", "10.0.0.1/32"] },
+  ),
+  key(
+    "accessList with ::1 spelt twice",
+    "accessList",
+    /accessList\[1\] "0:0:0:0:0:0:0:1\/128" is the same entry as accessList\[0\] "::1"/,
+    { accessList: ["::1", "0:0:0:0:0:0:0:1/128"] },
+  ),
+  key(
+    "accessList with every kind of bad item, each named",
+    "accessList",
+    /accessList\[1\] "10.0.0.5\/24" .*; accessList\[2\] 7 is not a string; accessList\[3\] "nope" is not .*; accessList\[4\] "10.0.0.1\/32" is the same entry as accessList\[0\]/,
+    { accessList: ["10.0.0.1", "10.0.0.5/24", 7, "nope", "10.0.0.1/32"] },
+  ),
+  key(
+    "accessList with a zone",
+    "accessList",
+    /accessList\[0\] "fe80::1%eth0" is not an IPv4 or IPv6 address/,
+    { accessList: ["fe80::1%eth0"] },
+  ),
+  key(
+    "accessList with an IPv4-mapped IPv6 address",
+    "accessList",
+    /accessList\[0\] "::ffff:10.0.0.1" is an IPv4 address written as IPv6.*; write "10.0.0.1"/,
+    { accessList: ["::ffff:10.0.0.1"] },
+  ),
+  key("accessList with 0.0.0.0", "accessList", /accessList\[0\] "0.0.0.0\/32" is the unspecified address/, {
+    accessList: ["0.0.0.0/32"],
   }),
   // OrgApiKey: restoreOnDelete and unknown properties
   key("restoreOnDelete the string true", "restoreOnDelete", /restoreOnDelete must be true or false.*"true"/, {
@@ -294,6 +422,12 @@ export const ROWS: Row[] = [
     /logTypes\[0\] .*\(got "AUTOMATION_AGNET"; did you mean "AUTOMATION_AGENT"\?\)/,
     { logTypes: ["AUTOMATION_AGNET"] },
   ),
+  job(
+    "logTypes with two typos, both named",
+    "logTypes",
+    /logTypes\[0\] .*\(got "MONGOD"; did you mean "MONGODB"\?\), and logTypes\[1\] .*\(got "AUTOMATION_AGNET"; did you mean "AUTOMATION_AGENT"\?\)$/,
+    { logTypes: ["MONGOD", "AUTOMATION_AGNET"] },
+  ),
   job("logTypes repeated", "logTypes", /logTypes must not repeat a log type: "FTDC" is given 2 times/, {
     logTypes: ["FTDC", "DATABASE", "FTDC"],
   }),
@@ -308,6 +442,81 @@ export const ROWS: Row[] = [
   }),
   job("redacted the string true", "redacted", /redacted must be true or false.*"true"/, { redacted: "true" }),
   job("redacted missing", "redacted", /redacted is required/, undefined, ["redacted"]),
+  // ApiKeyProjectAssignment
+  assign("apiKeyId missing", "apiKeyId", /apiKeyId is required/, undefined, ["apiKeyId"]),
+  assign(
+    "apiKeyId not 24 hex digits",
+    "apiKeyId",
+    /apiKeyId must be 24 hexadecimal digits, the organization API key's id \(got "abcdefgh"\)/,
+    {
+      apiKeyId: "abcdefgh",
+    },
+  ),
+  assign(
+    "apiKeyId a number",
+    "apiKeyId",
+    /apiKeyId must be the organization API key's id, a string \(got 5\)/,
+    { apiKeyId: 5 },
+  ),
+  assign("apiKeyId with a path", "apiKeyId", /apiKeyId must be 24 hexadecimal digits/, {
+    apiKeyId: "../../orgs/5f000000000000000001",
+  }),
+  assign("groupId missing, the project to assign to", "groupId", /groupId is required/, undefined, [
+    "groupId",
+  ]),
+  assign(
+    "groupId of 23 digits",
+    "groupId",
+    /groupId must be 24 hexadecimal digits, the project \(group\) id \(got "5f000000000000000000000"\)/,
+    {
+      groupId: "5f000000000000000000000",
+    },
+  ),
+  assign("roles missing", "roles", /roles is required/, undefined, ["roles"]),
+  assign(
+    "project roles empty",
+    "roles",
+    /roles must name at least one project role \(to take the key out of the project, delete the resource\)/,
+    {
+      roles: [],
+    },
+  ),
+  assign(
+    "project roles a string",
+    "roles",
+    /roles must be a list of project role names \(got "GROUP_OWNER"\)/,
+    {
+      roles: "GROUP_OWNER",
+    },
+  ),
+  assign(
+    "roles with an organization role",
+    "roles",
+    /roles\[0\] must be a project role: one of GROUP_OWNER, .*\(got "ORG_OWNER", which is an organization role; ApiKeyProjectAssignment sets project roles only/,
+    {
+      roles: ["ORG_OWNER"],
+    },
+  ),
+  assign(
+    "roles with three bad items, each named",
+    "roles",
+    /roles\[0\] .*\(got "GROUP_OWNR"; did you mean "GROUP_OWNER"\?\), and roles\[2\] .*\(got "group_read_only"; did you mean "GROUP_READ_ONLY"\?\), and roles\[3\] .*\(got 7\)$/,
+    { roles: ["GROUP_OWNR", "GROUP_BACKUP_ADMIN", "group_read_only", 7] },
+  ),
+  assign(
+    "restoreOnDelete a string",
+    "restoreOnDelete",
+    /restoreOnDelete must be true or false \(got "yes"\)/,
+    { restoreOnDelete: "yes" },
+  ),
+  assign(
+    "an input it does not have",
+    "orgId",
+    /orgId is not an input of ApiKeyProjectAssignment; its inputs are apiKeyId, groupId, roles, restoreOnDelete/,
+    {
+      orgId: "5f0000000000000000000001",
+    },
+  ),
   job("unknown property redact", "redact", /redact is not an input of LogCollectionJob/, { redact: true }),
   // LogCollectionJob: the optional time window
   job(
@@ -458,42 +667,61 @@ export const ROWS: Row[] = [
 ];
 
 /** Every input of both resources wrong at once, and the properties `check` must name. */
-export const ALL_BAD: Record<
-  "OrgApiKey" | "LogCollectionJob",
-  { inputs: Record<string, unknown>; properties: string[] }
-> = {
-  OrgApiKey: {
-    inputs: {
-      orgId: "a/b",
-      apiKeyId: "",
-      publicKey: "x y",
-      desc: "   ",
-      roles: ["GROUP_OWNER"],
-      restoreOnDelete: "yes",
-      colour: "blue",
+export const ALL_BAD: Record<InputRow["target"], { inputs: Record<string, unknown>; properties: string[] }> =
+  {
+    ApiKeyProjectAssignment: {
+      inputs: {
+        apiKeyId: "key",
+        groupId: 12,
+        roles: ["ORG_MEMBER", "GROUP_OWNR"],
+        restoreOnDelete: 1,
+        desc: "x",
+      },
+      properties: ["apiKeyId", "desc", "groupId", "restoreOnDelete", "roles"],
     },
-    properties: ["apiKeyId", "apiKeyId", "colour", "desc", "orgId", "publicKey", "restoreOnDelete", "roles"],
-  },
-  LogCollectionJob: {
-    inputs: {
-      groupId: "123",
-      resourceType: "NODE",
-      resourceName: "\t",
-      sizeRequestedPerFileBytes: 0.5,
-      logTypes: ["FTDC", "FTDC"],
-      redacted: "no",
-      expirationDate: "tomorrow",
-      extra: 1,
+    OrgApiKey: {
+      inputs: {
+        orgId: "a/b",
+        apiKeyId: "",
+        publicKey: "x y",
+        desc: "   ",
+        roles: ["GROUP_OWNER"],
+        restoreOnDelete: "yes",
+        accessList: ["10.0.0.5/24"],
+        colour: "blue",
+      },
+      properties: [
+        "accessList",
+        "apiKeyId",
+        "apiKeyId",
+        "colour",
+        "desc",
+        "orgId",
+        "publicKey",
+        "restoreOnDelete",
+        "roles",
+      ],
     },
-    properties: [
-      "expirationDate",
-      "extra",
-      "groupId",
-      "logTypes",
-      "redacted",
-      "resourceName",
-      "resourceType",
-      "sizeRequestedPerFileBytes",
-    ],
-  },
-};
+    LogCollectionJob: {
+      inputs: {
+        groupId: "123",
+        resourceType: "NODE",
+        resourceName: "\t",
+        sizeRequestedPerFileBytes: 0.5,
+        logTypes: ["FTDC", "FTDC"],
+        redacted: "no",
+        expirationDate: "tomorrow",
+        extra: 1,
+      },
+      properties: [
+        "expirationDate",
+        "extra",
+        "groupId",
+        "logTypes",
+        "redacted",
+        "resourceName",
+        "resourceType",
+        "sizeRequestedPerFileBytes",
+      ],
+    },
+  };

@@ -66,12 +66,13 @@ const ESM_TSCONFIG = {
 // A program that uses every name the package exports, so that every public declaration is checked.
 const PROGRAM = `import * as pulumi from "@pulumi/pulumi";
 import {
-  ApiError, AuthenticationError, ConfigError, GROUP_ROLES, getOrgApiKeys, InputError, InvalidArgumentError,
+  ApiError, ApiKeyProjectAssignment, AuthenticationError, ConfigError, GROUP_ROLES, getOrgApiKeys, InputError, InvalidArgumentError,
   LOG_TYPES, LogCollectionJob, NetworkError, ORG_ROLES, OpsManagerError, OrgApiKey, RESOURCE_TYPES,
   ResponseShapeError, ResponseTooLargeError, TimeoutError, TlsError, UncertainCreateError,
 } from "pulumi-opsmanager";
 import type {
-  ApiKey, ApiKeyChange, ApiKeySelector, GetOrgApiKeysArgs, GroupRole, LogCollectionJobArgs,
+  ApiKey, ApiKeyChange, ApiKeyProjectAssignmentArgs, ApiKeyProjectAssignmentInputs,
+  ApiKeyProjectAssignmentOutputs, PreviousAssignment, ApiKeySelector, GetOrgApiKeysArgs, GroupRole, LogCollectionJobArgs,
   LogCollectionJobInputs, LogCollectionJobOutputs, LogType, OrgApiKeyArgs, OrgApiKeyInputs,
   OrgApiKeyOutputs, OrgApiKeyState, OrgRole, PageOptions, ProjectRole, ResourceType, Role,
 } from "pulumi-opsmanager";
@@ -90,6 +91,13 @@ const jobArgs: LogCollectionJobArgs = {
   redacted: true,
 };
 const job = new LogCollectionJob("rs0-logs", jobArgs);
+const assignmentArgs: ApiKeyProjectAssignmentArgs = {
+  apiKeyId: key.apiKeyId,
+  groupId: config.require("groupId"),
+  roles: ["GROUP_READ_ONLY"] satisfies GroupRole[],
+};
+const assignment = new ApiKeyProjectAssignment("ci-key-in-project", assignmentArgs);
+export const previous: pulumi.Output<PreviousAssignment> = assignment.previous;
 const lister: GetOrgApiKeysArgs = { orgId };
 export const keys: Promise<ApiKey[]> = getOrgApiKeys(lister);
 export const projectRoles: pulumi.Output<ProjectRole[]> = key.projectRoles;
@@ -100,7 +108,7 @@ export const errors = [
   ResponseShapeError, ResponseTooLargeError, TimeoutError, TlsError, UncertainCreateError,
 ].map((e) => e.name);
 export type Used = [
-  ApiKeyChange, ApiKeySelector, GroupRole, LogCollectionJobInputs, LogCollectionJobOutputs, OrgApiKeyInputs,
+  ApiKeyProjectAssignmentInputs, ApiKeyProjectAssignmentOutputs, ApiKeyChange, ApiKeySelector, GroupRole, LogCollectionJobInputs, LogCollectionJobOutputs, OrgApiKeyInputs,
   OrgApiKeyOutputs, OrgApiKeyState, PageOptions, Role,
 ];
 `;
@@ -181,7 +189,12 @@ suite(`the packed package installed by npm into a fresh program${offline ? ` (sk
       expect.arrayContaining(["OrgApiKey", "LogCollectionJob", "getOrgApiKeys"]),
     );
     // The names serialized providers call in state written by every earlier version.
-    expect(loaded.host).toEqual(["configure", "logCollectionJobMethods", "orgApiKeyMethods"]);
+    expect(loaded.host).toEqual([
+      "apiKeyProjectAssignmentMethods",
+      "configure",
+      "logCollectionJobMethods",
+      "orgApiKeyMethods",
+    ]);
     expect(loaded.simulator).toBe("function");
     expect(String(loaded.zod)).toContain(path.join(fs.realpathSync(dir), "node_modules"));
   });

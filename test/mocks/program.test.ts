@@ -200,6 +200,42 @@ describe("programs under setMocks", () => {
     });
   });
 
+  it("registers OrgApiKey with privateKey as an additional secret output, the program's own kept", async () => {
+    // The options of a registration are in the request the program sends to the monitor.
+    const settings = req("@pulumi/pulumi/runtime/settings") as {
+      getMonitor(): { registerResource: (...args: unknown[]) => unknown };
+    };
+    const monitor = settings.getMonitor();
+    const secretOutputs = new Map<string, string[]>();
+    const register = monitor.registerResource.bind(monitor);
+    monitor.registerResource = (request: unknown, ...rest: unknown[]) => {
+      const r = request as { getName(): string; getAdditionalsecretoutputsList(): string[] };
+      secretOutputs.set(r.getName(), r.getAdditionalsecretoutputsList());
+      return register(request, ...rest);
+    };
+    try {
+      const made = new om.OrgApiKey("made", {
+        orgId: "5f0000000000000000000001",
+        desc: "CI",
+        roles: ["ORG_MEMBER"],
+      });
+      const own = new om.OrgApiKey(
+        "own",
+        { orgId: "5f0000000000000000000001", apiKeyId: "5f00000000000000000000aa" },
+        { additionalSecretOutputs: ["desc"] },
+      );
+      await Promise.all([outputOf(made.urn), outputOf(own.urn)]);
+    } finally {
+      monitor.registerResource = register;
+    }
+    expect(secretOutputs.get("made")).toEqual(["privateKey"]);
+    expect(secretOutputs.get("own")).toEqual(["desc", "privateKey"]);
+    expect(registered.find((r) => r.name === "made")!.inputs).toMatchObject({
+      desc: "CI",
+      roles: ["ORG_MEMBER"],
+    });
+  });
+
   it("the serialized provider requires the package by name and holds no credential", async () => {
     const texts = registered.map((r) => r.inputs.__provider as string);
     expect(texts.length).toBeGreaterThanOrEqual(2);

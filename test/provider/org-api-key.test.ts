@@ -52,11 +52,14 @@ describe("OrgApiKey check", () => {
     expect(sim.requests).toHaveLength(0);
   });
 
-  it("requires one of apiKeyId and publicKey", async () => {
+  it("a key to create (neither apiKeyId nor publicKey) needs its desc and roles", async () => {
     const r = await key.check({}, { orgId: sim.orgId });
     expect(r.failures).toEqual([
-      { property: "apiKeyId", reason: expect.stringMatching(/one of apiKeyId and publicKey is required/) },
+      { property: "desc", reason: expect.stringMatching(/^desc is required to create a key/) },
+      { property: "roles", reason: expect.stringMatching(/^roles is required to create a key/) },
     ]);
+    const made = await key.check({}, { orgId: sim.orgId, desc: "ci", roles: ["ORG_MEMBER"] });
+    expect(made.failures).toEqual([]);
   });
 
   it("lets values that are not known yet pass", async () => {

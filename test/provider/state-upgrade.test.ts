@@ -2,6 +2,7 @@
  * Each resource's state as earlier versions wrote it, brought to today's shape by its one upgrade.
  */
 import { describe, expect, it } from "vitest";
+import type { OrgRole } from "../../provider/api/types";
 import { upgradeJobState } from "../../provider/resources/log-collection-job/state";
 import { managedFor, upgradeKeyState } from "../../provider/resources/org-api-key/state";
 
@@ -14,17 +15,40 @@ const today = {
   apiKeyId: KEY,
   publicKey: "abcdefgh",
   desc: "kept",
-  roles: ["ORG_MEMBER"],
+  roles: ["ORG_MEMBER"] as OrgRole[],
   privateKey: "********-****-****-****-********8a2c",
   projectRoles: [{ groupId: "5f0000000000000000000002", roleName: "GROUP_READ_ONLY" }],
   restoreOnDelete: true,
-  adopted: { desc: "before", roles: ["ORG_READ_ONLY"] },
+  adopted: { desc: "before", roles: ["ORG_READ_ONLY"] as OrgRole[] },
   managed: { desc: true, roles: false, by: "publicKey" as const },
+  keepers: {},
 };
 
 describe("upgradeKeyState", () => {
   it("leaves today's state as it is", () => {
     expect(upgradeKeyState(today)).toEqual(today);
+  });
+
+  it("keeps a managed access list, its entries and the list adopted; state without one manages none and gains no field", () => {
+    const withList = {
+      ...today,
+      adopted: { ...today.adopted, accessList: ["10.0.0.1"] },
+      accessList: ["10.0.0.0/24"],
+      accessListEntries: [
+        {
+          entry: "10.0.0.0/24",
+          created: "2026-01-01T00:00:00Z",
+          lastUsed: "",
+          lastUsedAddress: "",
+          count: 0,
+        },
+      ],
+    };
+    expect(upgradeKeyState(withList)).toEqual(withList);
+    const state = upgradeKeyState(today);
+    expect("accessList" in state || "accessListEntries" in state || "accessList" in state.adopted).toBe(
+      false,
+    );
   });
 
   it("keeps a missing managed unrecorded, for the program to settle, and takes nothing as managed without one", () => {
@@ -72,7 +96,20 @@ describe("upgradeKeyState", () => {
       restoreOnDelete: false,
       adopted: { desc: "", roles: [] },
       managed: { desc: false, roles: false, by: "apiKeyId" },
+      keepers: {},
     });
+  });
+
+  it("gives state written before keys could be created no keepers, and keeps a created key's as written", () => {
+    const { keepers: _k, ...older } = today;
+    expect(upgradeKeyState(older)).toEqual(today);
+    const created = {
+      ...today,
+      restoreOnDelete: false,
+      managed: { desc: true, roles: true, by: "created" as const },
+      keepers: { rotated: "2026-11" },
+    };
+    expect(upgradeKeyState(created)).toEqual(created);
   });
 });
 

@@ -82,6 +82,20 @@ describe("creating a key", () => {
     expect(listed.results.find((k) => k.id === key.id)?.privateKey).toBe(redacted);
   });
 
+  it("gives a created key an ObjectId whose first 8 hex digits are its creation time in seconds", async () => {
+    const before = Math.floor(Date.now() / 1000);
+    const ids = [];
+    for (let i = 0; i < 3; i++) ids.push(((await createKey()).body as KeyBody).id);
+    const after = Math.floor(Date.now() / 1000);
+    expect(new Set(ids).size).toBe(3);
+    for (const id of ids) {
+      expect(id).toMatch(/^[0-9a-f]{24}$/);
+      const seconds = Number.parseInt(id.slice(0, 8), 16);
+      expect(seconds).toBeGreaterThanOrEqual(before);
+      expect(seconds).toBeLessThanOrEqual(after);
+    }
+  });
+
   it("a new key's credentials authenticate at once, with the roles it was given", async () => {
     const key = (await createKey({ desc: "reader", roles: ["ORG_READ_ONLY"] })).body as KeyBody;
     const reader = new HttpClient({

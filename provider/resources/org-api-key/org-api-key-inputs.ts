@@ -7,6 +7,8 @@ import type { ApiKeyChange } from "../../api/api-keys";
 import { idRule, quoteValue } from "../../api/ids";
 import { ORG_ROLES, type OrgRole } from "../../api/schemas";
 import { type CheckFailure, checkProperties, isUnknown, oneOfRule, typeRule } from "../shared/validate";
+import { accessListSchema, accessListSet } from "./access-list-input";
+import { modeFailures } from "./created-mode";
 import type { OrgApiKeyProviderInputs } from "./types";
 
 const DESC_MAX = 250;
@@ -45,6 +47,10 @@ export const orgApiKeyInputShape = {
     .min(1, { error: "must name at least one organization role" })
     .optional(),
   restoreOnDelete: z.boolean(typeRule("must be true or false")).optional(),
+  keepers: z
+    .record(z.string(), z.string(typeRule("must be a string")), typeRule("must be a map of strings"))
+    .optional(),
+  accessList: accessListSchema.optional(),
 } satisfies Record<keyof OrgApiKeyProviderInputs, z.ZodType>;
 
 /** Organization roles as a set: sorted, each once. */
@@ -95,12 +101,8 @@ export function checkKeyInputs(news: Record<string, unknown>): {
       property: "apiKeyId",
       reason: "give exactly one of apiKeyId and publicKey to name the key, not both",
     });
-  } else if (!hasId && !hasPublicKey) {
-    failures.push({
-      property: "apiKeyId",
-      reason: "one of apiKeyId and publicKey is required: the id of the existing API key, or its public key",
-    });
   }
+  failures.push(...modeFailures(news));
   const inputs = { ...news };
   delete inputs.__provider;
   // Roles are a set: order and repeats are no change, so the engine's own comparison agrees.
@@ -110,6 +112,14 @@ export function checkKeyInputs(news: Record<string, unknown>): {
     failures.every((f) => f.property !== "roles")
   ) {
     inputs.roles = roleSet(inputs.roles as string[]);
+  }
+  // The access list is a set too, in one spelling: `10.0.0.1/32` as declared is `10.0.0.1`.
+  if (
+    Array.isArray(inputs.accessList) &&
+    !isUnknown(inputs.accessList) &&
+    failures.every((f) => f.property !== "accessList")
+  ) {
+    inputs.accessList = accessListSet(inputs.accessList as string[]);
   }
   return { inputs, failures };
 }

@@ -10,6 +10,16 @@ import { inContext } from "../shared/in-context";
 import { ResourceError } from "../shared/resource-error";
 import { currentClient, currentSettings, whenConfigured } from "../shared/runtime";
 import { isUnknown } from "../shared/validate";
+import { accessListAfterUpdate, manageAccessList, readAccessList, restoreAccessList } from "./access-list";
+import { createKey, deleteCreatedKey, giveAccessList } from "./create-key";
+import {
+  afterRead,
+  afterUpdate,
+  createdReplaces,
+  createdUpdates,
+  declaresCreated,
+  isCreatedState,
+} from "./created-mode";
 import { changeFor, checkKeyInputs, declaredChange, roleSet, sameSet } from "./org-api-key-inputs";
 import { findKey, rememberKey } from "./org-key-cache";
 import { type KeyState, managedFor, upgradeKeyState } from "./state";
@@ -55,7 +65,7 @@ function adoptedAfter(state: KeyState, news: OrgApiKeyProviderInputs) {
 function outputsFor(
   inputs: OrgApiKeyProviderInputs,
   key: ApiKey,
-  adopted: { desc: string; roles: OrgRole[] },
+  adopted: OrgApiKeyProviderOutputs["adopted"],
 ): OrgApiKeyProviderOutputs {
   return {
     orgId: inputs.orgId,
@@ -72,6 +82,7 @@ function outputsFor(
       roles: inputs.roles !== undefined,
       by: inputs.apiKeyId !== undefined ? "apiKeyId" : "publicKey",
     },
+    keepers: {},
   };
 }
 
@@ -137,6 +148,15 @@ export async function diff(_id: string, olds: OrgApiKeyProviderOutputs, news: Or
   if (news.desc === undefined ? was.desc : !was.desc || descDiffers) updates.push("desc");
   if (news.roles === undefined ? was.roles : !was.roles || rolesDiffer) updates.push("roles");
   if ((news.restoreOnDelete ?? false) !== state.restoreOnDelete) updates.push("restoreOnDelete");
+  replaces.push(...createdReplaces(state, news).filter((p) => !replaces.includes(p)));
+  updates.push(...createdUpdates(state, news));
+  // Managed while the state holds it: starting, ceasing, or another set is an update.
+  const listDiffers =
+    state.accessList === undefined ||
+    isUnknown(news.accessList) ||
+    !sameSet(news.accessList ?? [], state.accessList);
+  if (news.accessList === undefined ? state.accessList !== undefined : listDiffers)
+    updates.push("accessList");
   return {
     changes: replaces.length + updates.length > 0,
     replaces,
@@ -148,6 +168,11 @@ export async function diff(_id: string, olds: OrgApiKeyProviderOutputs, news: Or
 /** `create` adopts the existing key: finds it, PATCHes only what differs, returns the full outputs. */
 export async function create(inputs: OrgApiKeyProviderInputs) {
   await whenConfigured();
+  if (declaresCreated(inputs)) {
+    const made = await createKey(inputs, (key) => outputsFor(inputs, key, { desc: "", roles: [] }));
+    // One POST for the key, then one POST for its whole access list.
+    return inputs.accessList === undefined ? made : giveAccessList(inputs, made, inputs.accessList);
+  }
   const selector = selectorOf(inputs);
   try {
     const client = currentClient();
@@ -162,7 +187,10 @@ export async function create(inputs: OrgApiKeyProviderInputs) {
     const adopted = { desc: key.desc ?? "", roles: orgRolesOf(key) };
     const change = changeFor(inputs, adopted);
     if (change !== undefined) key = await patch(inputs.orgId, key, change);
-    return { id: key.id, outs: outputsFor(inputs, key, adopted) };
+    if (inputs.accessList === undefined) return { id: key.id, outs: outputsFor(inputs, key, adopted) };
+    const list = await manageAccessList(client, inputs.orgId, key.id, inputs.accessList);
+    const outs = outputsFor(inputs, key, { ...adopted, accessList: list.before });
+    return { id: key.id, outs: { ...outs, ...list.outputs } };
   } catch (error) {
     throw withContext(error, describeKey(inputs.orgId, selector));
   }
@@ -181,7 +209,13 @@ export async function update(id: string, olds: OrgApiKeyProviderOutputs, news: O
     if (changeFor(news, { desc: state.desc, roles: state.roles }) !== undefined) {
       key = await patch(news.orgId, key, declaredChange(news));
     }
-    return { outs: outputsFor(news, key, adoptedAfter(state, news)) };
+    const list = await accessListAfterUpdate(currentClient(), news.orgId, id, state, news.accessList);
+    const adopted: OrgApiKeyProviderOutputs["adopted"] = adoptedAfter(state, news);
+    if (list.adopted !== undefined) adopted.accessList = list.adopted;
+    const outs = outputsFor(news, key, adopted);
+    return {
+      outs: afterUpdate(state, news, list.outputs === undefined ? outs : { ...outs, ...list.outputs }),
+    };
   } catch (error) {
     const gone = isApiKeyGone(error)
       ? " The key may have been deleted outside Pulumi: run `pulumi refresh` to drop it from the stack."
@@ -200,6 +234,7 @@ export async function read(id: string, olds: Partial<OrgApiKeyProviderOutputs> =
     );
   }
   const orgId = state.orgId;
+  let listRead = false;
   try {
     const key = await findKey(currentClient(), orgId, { id });
     if (key === undefined) return { id: "", props: {} };
@@ -213,16 +248,27 @@ export async function read(id: string, olds: Partial<OrgApiKeyProviderOutputs> =
     const props: KeyState = outputsFor(inputs, key, state.adopted);
     // Not recorded stays not recorded: the next update records it from the program.
     if (state.managed === undefined) delete props.managed;
+    if (state.accessList !== undefined) {
+      listRead = true;
+      const list = await readAccessList(currentClient(), orgId, key.id);
+      inputs.accessList = list.accessList;
+      Object.assign(props, list);
+    }
     // Returning inputs too makes a preview after refresh show drift as server value → declared value;
     // the host forwards them from SDK 3.216 (pulumi/pulumi#21315), the peer dependency's floor.
-    return { id: key.id, props, inputs };
+    const kept = afterRead(state, props, inputs);
+    return { id: key.id, props: kept.props, inputs: kept.inputs };
   } catch (error) {
     // The only request here is the org's listing, which names no key: an API_KEY_NOT_FOUND answer to
     // it is about something else (the caller's own key, say), never this key. Whether this key is gone
     // is findKey's to say, from two consistent listings that lack it.
-    const notThisKey = isApiKeyGone(error)
-      ? ` That answer came to the organization's key listing, which names no key, so it does not say that API key ${id} is gone: the key stays in the stack. Check that the key the provider signs with (opsmanager:publicKey) still exists, then run the refresh again.`
-      : "";
+    const notThisKey = listRead
+      ? isApiKeyGone(error)
+        ? " The key's own access list said so, after the organization's listing still had the key: if it was deleted meanwhile, the next `pulumi refresh` drops it from the stack."
+        : ""
+      : isApiKeyGone(error)
+        ? ` That answer came to the organization's key listing, which names no key, so it does not say that API key ${id} is gone: the key stays in the stack. Check that the key the provider signs with (opsmanager:publicKey) still exists, then run the refresh again.`
+        : "";
     throw withContext(error, describeKey(orgId, { id }), notThisKey);
   }
 }
@@ -230,12 +276,19 @@ export async function read(id: string, olds: Partial<OrgApiKeyProviderOutputs> =
 /**
  * `delete`: the API has no delete of a key, so the key stays on the server and leaves the stack. With
  * `restoreOnDelete`, the desc and roles it manages now (per the state) go back to what they were before
- * Pulumi managed them; a field it no longer manages is left as it is.
+ * Pulumi managed them; a field it no longer manages is left as it is. A managed access list goes back
+ * first (./access-list.ts, `restoreAccessList`).
  */
 export async function remove(id: string, olds: OrgApiKeyProviderOutputs): Promise<void> {
   const state = upgradeKeyState(olds);
   await whenConfigured();
+  if (isCreatedState(state)) return deleteCreatedKey(state);
   if (!state.restoreOnDelete) return;
+  try {
+    await restoreAccessList(currentClient(), state.orgId, id, state);
+  } catch (error) {
+    if (!isApiKeyGone(error)) throw withContext(error, `restoring ${describeKey(state.orgId, { id })}`);
+  }
   const managed = managedFor(state);
   const change: ApiKeyChange = {};
   if (managed.desc && state.adopted.desc !== "") change.desc = state.adopted.desc;

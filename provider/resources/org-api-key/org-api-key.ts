@@ -1,25 +1,46 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { OrgRole } from "../../api/types";
 import { orgApiKeyProvider } from "../shared/providers";
-import type { ProjectRole } from "./types";
+import type { AccessListEntryOutput, ProjectRole } from "./types";
 
 /** Inputs of {@link OrgApiKey}. */
 export interface OrgApiKeyArgs {
   /** The organization's id. A change is a replacement. */
   orgId: pulumi.Input<string>;
-  /** The id of the existing key to manage. Give this or {@link publicKey}. A change is a replacement. */
+  /**
+   * The id of an existing key to adopt. Give this or {@link publicKey}, or neither to create a key. A
+   * change is a replacement.
+   */
   apiKeyId?: pulumi.Input<string>;
   /** Find the key by its public key instead of its id. A change is a replacement. */
   publicKey?: pulumi.Input<string>;
-  /** The key's description, 1 to 250 characters. Managed when given; left as it is when not. */
+  /**
+   * The key's description, 1 to 250 characters. Managed when given; left as it is when not. Required
+   * to create a key.
+   */
   desc?: pulumi.Input<string>;
-  /** The key's organization roles, a set (order and repeats do not matter). Managed when given. */
+  /**
+   * The key's organization roles, a set (order and repeats do not matter). Managed when given. Required
+   * to create a key.
+   */
   roles?: pulumi.Input<pulumi.Input<OrgRole>[]>;
   /**
    * On delete, put back the desc and roles managed at that moment, as they were before Pulumi managed
-   * them. Default false.
+   * them. Default false. Adopted keys only: a created key is deleted.
    */
   restoreOnDelete?: pulumi.Input<boolean>;
+  /**
+   * A key this resource creates is replaced (a new key made, then the old one deleted) whenever any of
+   * these change: rotation on your schedule (`{ rotated: "2026-11" }`). Not for an adopted key.
+   */
+  keepers?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  /**
+   * The addresses and CIDR blocks the key may call the API from, a set: `["203.0.113.7",
+   * "10.0.0.0/24", "2001:db8::/32"]`. Managed when given; left as it is when not. `10.0.0.1` and
+   * `10.0.0.1/32` are one entry; a block must be its network (`10.0.0.0/24`, not `10.0.0.5/24`). An
+   * update adds new entries before it removes old ones.
+   */
+  accessList?: pulumi.Input<pulumi.Input<string>[]>;
 }
 
 /** State of an {@link OrgApiKey}, for {@link OrgApiKey.get}. `orgId` is required to find the key. */
@@ -28,12 +49,15 @@ export interface OrgApiKeyState {
 }
 
 /**
- * An existing organization API key of Ops Manager, adopted by id or public key. Its `desc` and `roles`
- * are managed when declared, and changed with one PATCH when they differ. The API has no create or
- * delete of keys: `pulumi up` adopts, `pulumi destroy` releases (optionally restoring).
+ * An organization API key of Ops Manager. Named by `apiKeyId` or `publicKey`, an existing key is
+ * adopted: its `desc` and `roles` are managed when declared, changed with one PATCH when they differ,
+ * and `pulumi destroy` releases it (optionally restoring). Named by neither, the key is created with its
+ * `desc` and `roles`: its `privateKey` output (a secret) is the one copy of its private key, `keepers`
+ * rotate it, and `pulumi destroy` deletes it.
  *
  * @example
  * new OrgApiKey("ci", { orgId, publicKey: "abcdefgh", desc: "CI pipeline", roles: ["ORG_READ_ONLY"] });
+ * const deployer = new OrgApiKey("deployer", { orgId, desc: "deployer", roles: ["ORG_MEMBER"], keepers: { rotated: "2026-11" } });
  */
 export class OrgApiKey extends pulumi.dynamic.Resource {
   declare readonly orgId: pulumi.Output<string>;
@@ -44,15 +68,29 @@ export class OrgApiKey extends pulumi.dynamic.Resource {
   declare readonly desc: pulumi.Output<string>;
   /** The key's organization roles on the server, sorted. */
   declare readonly roles: pulumi.Output<OrgRole[]>;
-  /** The private key as the server shows it: redacted, only a trailing fragment visible. */
+  /**
+   * A created key's whole private key, from the create's answer (the only one that shows it), kept in
+   * state as a secret. An adopted key's as the server shows it: redacted, a trailing fragment visible.
+   */
   declare readonly privateKey: pulumi.Output<string>;
   /** The key's project roles (read only). */
   declare readonly projectRoles: pulumi.Output<ProjectRole[]>;
   declare readonly restoreOnDelete: pulumi.Output<boolean>;
   /** The desc and organization roles the key had when adopted: what `restoreOnDelete` puts back. */
-  declare readonly adopted: pulumi.Output<{ desc: string; roles: OrgRole[] }>;
+  declare readonly adopted: pulumi.Output<{ desc: string; roles: OrgRole[]; accessList?: string[] }>;
   /** Which of `desc` and `roles` this resource manages, and whether it names the key by `apiKeyId` or `publicKey`. */
-  declare readonly managed: pulumi.Output<{ desc: boolean; roles: boolean; by: "apiKeyId" | "publicKey" }>;
+  declare readonly managed: pulumi.Output<{
+    desc: boolean;
+    roles: boolean;
+    by: "apiKeyId" | "publicKey" | "created";
+  }>;
+  /** The `keepers` a created key was made with; `{}` for an adopted key. */
+  declare readonly keepers: pulumi.Output<Record<string, string>>;
+
+  /** The key's access list as the server has it, canonical and sorted; only when `accessList` is given. */
+  declare readonly accessList: pulumi.Output<string[] | undefined>;
+  /** Each access-list entry with its `created`, `lastUsed`, `lastUsedAddress` and `count`; with `accessList`. */
+  declare readonly accessListEntries: pulumi.Output<AccessListEntryOutput[] | undefined>;
 
   constructor(name: string, args: OrgApiKeyArgs, opts?: pulumi.CustomResourceOptions) {
     super(
@@ -64,13 +102,18 @@ export class OrgApiKey extends pulumi.dynamic.Resource {
         desc: undefined,
         roles: undefined,
         restoreOnDelete: undefined,
+        keepers: undefined,
+        accessList: undefined,
         ...args,
         privateKey: undefined,
         projectRoles: undefined,
         adopted: undefined,
         managed: undefined,
+        accessListEntries: undefined,
       },
-      opts,
+      // The private key of a created key is a secret: Pulumi encrypts it in state and masks it in
+      // every display (a dynamic provider cannot return a secret itself, pulumi/pulumi#3012).
+      { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "privateKey"] },
       "opsmanager",
       "OrgApiKey",
     );

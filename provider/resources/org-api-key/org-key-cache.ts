@@ -27,6 +27,11 @@ class KeyIndex implements RecordIndex<ListedApiKey, ApiKey, ApiKeySelector> {
     this.put({ id: key.id, publicKey: key.publicKey, key: () => key });
   }
 
+  /** The ids of every key listed or returned so far. */
+  ids(): Set<string> {
+    return new Set(this.byId.keys());
+  }
+
   find(selector: ApiKeySelector): ApiKey | undefined {
     const entry =
       selector.id !== undefined ? this.byId.get(selector.id) : this.byPublicKey.get(selector.publicKey);
@@ -55,6 +60,11 @@ export function findKey(
   selector: ApiKeySelector,
 ): Promise<ApiKey | undefined> {
   return findListed(transport, orgApiKeyListing(orgId), selector, keyIndex);
+}
+
+/** The ids of the keys this deployment's shared listing of the org holds now (none without one). */
+export function listedKeyIds(transport: Transport, orgId: string): Set<string> {
+  return sharedIndex<KeyIndex>(transport, orgApiKeyListing(orgId).path)?.ids() ?? new Set();
 }
 
 /** Keep the shared listing fresh with a key the server just returned (a PATCH response). */

@@ -22,10 +22,16 @@ const texts = (value: unknown) => (Array.isArray(value) ? value.filter((v) => ty
 // Roles in state are the server's strings, typed as the roles a program declares (as orgRolesOf does).
 const roleTexts = (value: unknown) => texts(value) as OrgRole[];
 
+// Keepers came with created keys: state written before has none.
+const keepersOf = (value: unknown): Record<string, string> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+    ? Object.fromEntries(Object.entries(value).filter(([, v]) => typeof v === "string"))
+    : {};
+
 /** State as any version stored it: every field may be missing, and roles are the server's strings. */
 export type StoredKeyState = Partial<Omit<OrgApiKeyProviderOutputs, "roles" | "adopted">> & {
   roles?: string[];
-  adopted?: { desc?: string; roles?: string[] };
+  adopted?: { desc?: string; roles?: string[]; accessList?: string[] };
 };
 
 /**
@@ -55,7 +61,15 @@ export function upgradeKeyState(olds: StoredKeyState): KeyState {
     projectRoles: Array.isArray(olds.projectRoles) ? olds.projectRoles : [],
     restoreOnDelete: olds.restoreOnDelete === true,
     adopted: { desc: text(adopted?.desc), roles: roleTexts(adopted?.roles) },
+    keepers: keepersOf(olds.keepers),
   };
+  // The access list is managed while the state holds it; state without it (all state written before
+  // it could be managed) manages none, and it stays absent so that a refresh adds no field.
+  if (Array.isArray(olds.accessList)) {
+    state.accessList = texts(olds.accessList);
+    if (Array.isArray(olds.accessListEntries)) state.accessListEntries = olds.accessListEntries;
+  }
+  if (Array.isArray(adopted?.accessList)) state.adopted.accessList = texts(adopted?.accessList);
   if (olds.managed !== undefined) state.managed = olds.managed;
   else if (olds.apiKeyId === undefined) state.managed = NOTHING_MANAGED;
   return state;

@@ -18,6 +18,24 @@ export interface OrgApiKeyProviderInputs {
   desc?: string;
   roles?: OrgRole[];
   restoreOnDelete?: boolean;
+  /** Any change replaces a key this resource created (a created key only). */
+  keepers?: Record<string, string>;
+  /** The key's access list, canonical and sorted once `check` has run; managed when given. */
+  accessList?: string[];
+}
+
+/** An entry of a key's access list as the server has it (`""` or 0 where the server says nothing). */
+export interface AccessListEntryOutput {
+  /** The entry in canonical spelling: `10.0.0.1`, `10.0.0.0/24`, `::1`. */
+  entry: string;
+  /** When it was added (ISO 8601). */
+  created: string;
+  /** When the key last called from it (ISO 8601). */
+  lastUsed: string;
+  /** The address the key last called from within it. */
+  lastUsedAddress: string;
+  /** How many calls the key made from it. */
+  count: number;
 }
 
 /** OrgApiKey's outputs as stored in state. */
@@ -30,8 +48,20 @@ export interface OrgApiKeyProviderOutputs {
   privateKey: string;
   projectRoles: ProjectRole[];
   restoreOnDelete: boolean;
-  /** The key's desc and organization roles when it was adopted: what `restoreOnDelete` puts back. */
-  adopted: { desc: string; roles: OrgRole[] };
-  /** Which inputs this resource manages, and how it named the key. */
-  managed: { desc: boolean; roles: boolean; by: "apiKeyId" | "publicKey" };
+  /**
+   * The key's desc and organization roles (and access list, when managed) when it was adopted: what
+   * `restoreOnDelete` puts back.
+   */
+  adopted: { desc: string; roles: OrgRole[]; accessList?: string[] };
+  /** Which inputs this resource manages, and how it named the key (`created`: it made the key). */
+  managed: { desc: boolean; roles: boolean; by: "apiKeyId" | "publicKey" | "created" };
+  /** The `keepers` a created key was made with (`{}` for an adopted key). */
+  keepers: Record<string, string>;
+  /**
+   * The key's access list as the server has it, canonical and sorted; present only while the resource
+   * manages it (state without it manages no access list).
+   */
+  accessList?: string[];
+  /** Each entry of {@link accessList} with what the server says of it; present with it. */
+  accessListEntries?: AccessListEntryOutput[];
 }

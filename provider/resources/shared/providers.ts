@@ -60,3 +60,14 @@ export const logCollectionJobProvider: pulumi.dynamic.ResourceProvider = {
   update: (id, olds, news) => host().logCollectionJobMethods.update(id, olds, news),
   delete: (id, props) => host().logCollectionJobMethods.delete(id, props),
 };
+
+/** The serialized provider of {@link ApiKeyProjectAssignment}. */
+export const apiKeyProjectAssignmentProvider: pulumi.dynamic.ResourceProvider = {
+  configure: (req) => host().configure(req),
+  check: (olds, news) => host().apiKeyProjectAssignmentMethods.check(olds, news),
+  diff: (id, olds, news) => host().apiKeyProjectAssignmentMethods.diff(id, olds, news),
+  create: (inputs) => host().apiKeyProjectAssignmentMethods.create(inputs),
+  read: (id, props) => host().apiKeyProjectAssignmentMethods.read(id, props),
+  update: (id, olds, news) => host().apiKeyProjectAssignmentMethods.update(id, olds, news),
+  delete: (id, props) => host().apiKeyProjectAssignmentMethods.delete(id, props),
+};

@@ -54,9 +54,22 @@ export function oneOfRule(
   };
 }
 
-/** The rule of a zod issue, as a phrase that follows the property's name. */
-function reasonOf(property: string, issue: z.core.$ZodIssue): string {
-  return `${issuePath([property, ...issue.path])} ${issue.message}`;
+/**
+ * The rules a property's value breaks, as one phrase that names the property: its first issue, then
+ * one for every other bad item of a list (`roles[0] … (got "ORG_OWNR" …), and roles[2] … (got 1)`), so
+ * that a list with two typos costs one run, not two. Further issues about one item, or about the
+ * value as a whole, add nothing a user needs before the first is put right.
+ */
+function reasonOf(property: string, issues: readonly z.core.$ZodIssue[]): string {
+  const items = new Set<number>();
+  const reasons: string[] = [];
+  for (const issue of issues) {
+    const item = issue.path[0];
+    if (reasons.length > 0 && (typeof item !== "number" || items.has(item))) continue;
+    if (typeof item === "number") items.add(item);
+    reasons.push(`${issuePath([property, ...issue.path])} ${issue.message}`);
+  }
+  return reasons.join(", and ");
 }
 
 /**
@@ -75,8 +88,7 @@ export function checkProperties(
     if (isUnknown(value)) continue;
     const result = schema.safeParse(value);
     if (!result.success) {
-      const issue = result.error.issues[0]!;
-      failures.push({ property, reason: reasonOf(property, issue) });
+      failures.push({ property, reason: reasonOf(property, result.error.issues) });
     }
   }
   for (const property of Object.keys(inputs)) {

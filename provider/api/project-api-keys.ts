@@ -1,0 +1,111 @@
+/**
+ * Organization API keys in a project (the Ops Manager documentation's "Project API Keys"; not in the
+ * spec): `GET /groups/{GROUP-ID}/apiKeys` lists the keys that hold a role in the project, paged as an
+ * organization's keys are and read through the same listing path (./listing-pages.ts);
+ * `PATCH /groups/{GROUP-ID}/apiKeys/{API-KEY-ID}` with `{"roles": [...]}` assigns a key to the project
+ * or sets its roles there ("any roles not in this array are removed"); `DELETE` of that path unassigns
+ * it. There is no read of one assignment: the listing is the only way to see one.
+ */
+import type { RequestOptions } from "../client/types";
+import { ListedApiKey } from "./api-keys";
+import { explainAuthorization, type Operation } from "./authorization-error";
+import { defineListing } from "./define-listing";
+import { hex24Segment, quoteValue } from "./ids";
+import { InputError } from "./input-error";
+import type { Listing } from "./listing-pages";
+import { explainNotFound, type PathIds } from "./not-found";
+import { sendRequest } from "./request";
+import { apiKeySchema } from "./schemas";
+import type { Transport } from "./transport";
+import { type ApiKey, GROUP_ROLES, type GroupRole } from "./types";
+
+/** `/groups/{GROUP-ID}/apiKeys`, the project's id checked first. */
+export function projectKeysPath(groupId: string): string {
+  return `/groups/${hex24Segment("groupId", groupId)}/apiKeys`;
+}
+
+/** `/groups/{GROUP-ID}/apiKeys/{API-KEY-ID}`: one key's assignment to the project. */
+function assignmentPath(groupId: string, apiKeyId: string): string {
+  return `${projectKeysPath(groupId)}/${hex24Segment("apiKeyId", apiKeyId)}`;
+}
+
+/** One request of an assignment operation, its errors told in this API's terms (see api-keys.ts). */
+function requestAs(transport: Transport, operation: Operation, options: RequestOptions, ids: PathIds) {
+  return sendRequest(transport, options, (error) =>
+    explainAuthorization(explainNotFound(error, ids), operation),
+  );
+}
+
+/**
+ * `GET /groups/{GROUP-ID}/apiKeys`: the keys that hold a role in the project, each with every role it
+ * holds (its organization's and other projects' too), known by id and public key, read through
+ * ./listing-pages.ts as every listing is (`readListingPage`, `readListingByPage`, `readWholeListing`).
+ */
+export function projectApiKeyListing(groupId: string): Listing<ApiKey, ListedApiKey> {
+  const path = projectKeysPath(groupId);
+  return defineListing({
+    path,
+    noun: { item: "key", items: "keys", listing: "the project's API key listing" },
+    schema: apiKeySchema,
+    names: ["id", "publicKey"],
+    listed: (names, check) => new ListedApiKey(names.id!, names.publicKey!, check),
+    get: (transport, query) =>
+      requestAs(
+        transport,
+        { kind: "listProjectApiKeys", groupId },
+        { method: "GET", path, query: { ...query } },
+        { groupId },
+      ),
+  });
+}
+
+/**
+ * `PATCH /groups/{GROUP-ID}/apiKeys/{API-KEY-ID}` with `{"roles": [...]}`: assign the organization
+ * key to the project with exactly these project roles, or set its roles there when it is assigned
+ * already. The answer differs by server version (200 with the key in newer documentation, 204 without
+ * a body in older): neither is read.
+ */
+export async function assignProjectApiKey(
+  transport: Transport,
+  groupId: string,
+  apiKeyId: string,
+  roles: readonly GroupRole[],
+): Promise<void> {
+  if (!Array.isArray(roles) || roles.length === 0) {
+    throw new InputError("roles", "must be a non-empty array of project role names", quoteValue(roles));
+  }
+  roles.forEach((role, i) => {
+    if (!(GROUP_ROLES as readonly string[]).includes(role)) {
+      throw new InputError(`roles[${i}]`, `must be one of ${GROUP_ROLES.join(", ")}`, quoteValue(role));
+    }
+  });
+  await requestAs(
+    transport,
+    { kind: "assignProjectApiKey", groupId },
+    // It sets the whole set of roles: sending it twice is sending it once.
+    {
+      method: "PATCH",
+      path: assignmentPath(groupId, apiKeyId),
+      body: { roles: [...roles] },
+      idempotent: true,
+    },
+    { groupId, apiKeyId },
+  );
+}
+
+/**
+ * `DELETE /groups/{GROUP-ID}/apiKeys/{API-KEY-ID}`: take every role of the key in the project away.
+ * A key that is not assigned there, or no longer exists, is answered `API_KEY_NOT_FOUND`.
+ */
+export async function unassignProjectApiKey(
+  transport: Transport,
+  groupId: string,
+  apiKeyId: string,
+): Promise<void> {
+  await requestAs(
+    transport,
+    { kind: "unassignProjectApiKey", groupId },
+    { method: "DELETE", path: assignmentPath(groupId, apiKeyId) },
+    { groupId, apiKeyId },
+  );
+}

@@ -1,0 +1,215 @@
+/**
+ * ApiKeyProjectAssignment's provider methods, as the dynamic-provider host calls them. Loaded in the
+ * host by `pulumi-opsmanager/host`, never captured by a serialized provider.
+ *
+ * One organization key in one project: create is one PATCH (assign, or set the roles of an assignment
+ * that exists), a change of roles one PATCH with the whole set, destroy one DELETE (or, with
+ * `restoreOnDelete`, one PATCH putting back what the key had). Refresh reads the project's key listing,
+ * once per project and deployment, shared by every assignment in it.
+ */
+import { isApiKeyGone } from "../../api/api-key-gone";
+import { hex24Rule } from "../../api/ids";
+import { assignProjectApiKey, unassignProjectApiKey } from "../../api/project-api-keys";
+import type { GroupRole } from "../../api/types";
+import { ApiError } from "../../client/errors";
+import { inContext } from "../shared/in-context";
+import { ResourceError } from "../shared/resource-error";
+import { currentClient, currentSettings, whenConfigured } from "../shared/runtime";
+import { isUnknown } from "../shared/validate";
+import { checkAssignmentInputs, roleSet, sameRoles } from "./api-key-project-assignment-inputs";
+import { findAssignment, noteCreated, rememberAssignment, wasCreatedHere } from "./project-key-cache";
+import { assignmentId, upgradeAssignmentState } from "./state";
+import type {
+  ApiKeyProjectAssignmentProviderInputs,
+  ApiKeyProjectAssignmentProviderOutputs,
+  PreviousAssignment,
+} from "./types";
+
+const where = (s: { apiKeyId: string; groupId: string }) =>
+  `ApiKeyProjectAssignment (API key ${s.apiKeyId} in project ${s.groupId})`;
+
+/** An assignment cannot outlive its project: `GROUP_NOT_FOUND` (404) leaves nothing to take away. */
+function isProjectGone(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 404 && error.errorCode === "GROUP_NOT_FOUND";
+}
+
+function outputsOf(
+  inputs: ApiKeyProjectAssignmentProviderInputs,
+  roles: readonly string[],
+  previous: PreviousAssignment,
+): ApiKeyProjectAssignmentProviderOutputs {
+  return {
+    apiKeyId: inputs.apiKeyId,
+    groupId: inputs.groupId,
+    // The server's names as it lists them: a role a newer server adds passes through.
+    roles: roleSet(roles) as GroupRole[],
+    restoreOnDelete: inputs.restoreOnDelete ?? false,
+    previous,
+  };
+}
+
+/** One PATCH setting the key's whole set of roles in the project; the shared listing learns it. */
+async function setRoles(groupId: string, apiKeyId: string, roles: readonly string[]): Promise<void> {
+  const client = currentClient();
+  const set = roleSet(roles);
+  await assignProjectApiKey(client, groupId, apiKeyId, set as GroupRole[]);
+  rememberAssignment(client, groupId, apiKeyId, set);
+}
+
+/** `check`: one failure per bad input, naming the rule; values not known yet pass. */
+export async function check(_olds: object, news: object) {
+  await whenConfigured();
+  // Bad settings fail the preview here, before any request leaves.
+  currentSettings();
+  const { inputs, failures } = checkAssignmentInputs(news as Record<string, unknown>);
+  // The program's values, checked: the engine goes on with them only when there is no failure.
+  return {
+    inputs: inputs as Partial<ApiKeyProjectAssignmentProviderInputs> as ApiKeyProjectAssignmentProviderInputs,
+    failures,
+  };
+}
+
+/**
+ * `diff` against the state: another key or project is a replacement (the new assignment first, then
+ * the old one taken away, so that a key rotated through `keepers` keeps its access until the old key
+ * goes); roles (as a set) and `restoreOnDelete` are updates.
+ */
+export async function diff(
+  id: string,
+  olds: Partial<ApiKeyProjectAssignmentProviderOutputs>,
+  news: ApiKeyProjectAssignmentProviderInputs,
+) {
+  const state = upgradeAssignmentState(olds, id);
+  const changed = (value: unknown, old: unknown) => isUnknown(value) || value !== old;
+  const replaces: string[] = [];
+  if (changed(news.groupId, state.groupId)) replaces.push("groupId");
+  if (changed(news.apiKeyId, state.apiKeyId)) replaces.push("apiKeyId");
+  const rolesDiffer = isUnknown(news.roles) || !sameRoles(news.roles ?? [], state.roles);
+  const restoreDiffers =
+    isUnknown(news.restoreOnDelete) || (news.restoreOnDelete ?? false) !== state.restoreOnDelete;
+  return {
+    changes: replaces.length > 0 || rolesDiffer || restoreDiffers,
+    replaces,
+    deleteBeforeReplace: false,
+  };
+}
+
+/**
+ * `create`: one PATCH with the declared roles, which assigns the key or sets the roles of an
+ * assignment that exists. With `restoreOnDelete`, the project's shared listing is read first to record
+ * what the key had there (nothing: it was not assigned), which delete puts back.
+ */
+export async function create(inputs: ApiKeyProjectAssignmentProviderInputs) {
+  await whenConfigured();
+  let previous: PreviousAssignment = { recorded: false, roles: [] };
+  try {
+    if (inputs.restoreOnDelete === true) {
+      const before = await findAssignment(currentClient(), inputs.groupId, inputs.apiKeyId);
+      previous = { recorded: true, roles: before ?? [] };
+    }
+    await setRoles(inputs.groupId, inputs.apiKeyId, inputs.roles);
+    noteCreated(currentClient(), inputs.groupId, inputs.apiKeyId);
+  } catch (error) {
+    const advice = isApiKeyGone(error)
+      ? " The key must be an API key of the project's organization: check apiKeyId (a key created in the same program is passed as key.apiKeyId)."
+      : "";
+    throw inContext(where(inputs), error, advice);
+  }
+  return {
+    id: assignmentId(inputs.groupId, inputs.apiKeyId),
+    outs: outputsOf(inputs, inputs.roles, previous),
+  };
+}
+
+/**
+ * `read` (refresh): the key's roles in the project as its shared listing shows them now. An
+ * assignment the listing lacks (twice, as a key missing from the org's listing) leaves the stack.
+ */
+export async function read(id: string, olds: Partial<ApiKeyProjectAssignmentProviderOutputs> = {}) {
+  await whenConfigured();
+  const state = upgradeAssignmentState(olds, id);
+  if (hex24Rule(state.groupId) !== undefined || hex24Rule(state.apiKeyId) !== undefined) {
+    throw new ResourceError(
+      `ApiKeyProjectAssignment ${id}: reading an assignment needs its groupId and apiKeyId (24 hexadecimal digits each), in the state or as the id {groupId}/{apiKeyId}.`,
+    );
+  }
+  try {
+    const roles = await findAssignment(currentClient(), state.groupId, state.apiKeyId);
+    if (roles === undefined) return { id: "", props: {} };
+    const props = { ...state, roles: roles as GroupRole[] };
+    const inputs: ApiKeyProjectAssignmentProviderInputs = {
+      apiKeyId: state.apiKeyId,
+      groupId: state.groupId,
+      roles: roles as GroupRole[],
+    };
+    if (state.restoreOnDelete) inputs.restoreOnDelete = true;
+    // Returning inputs too makes a preview after refresh show roles changed by hand as drift, the
+    // server's roles going back to the declared ones (pulumi/pulumi#21315).
+    return { id: assignmentId(state.groupId, state.apiKeyId), props, inputs };
+  } catch (error) {
+    throw inContext(where(state), error);
+  }
+}
+
+/**
+ * `update`: one PATCH with the whole set of roles when they differ from the state's (drift found by
+ * refresh included), else no request. `restoreOnDelete` changes no request: what it puts back was
+ * recorded at create (set only later, nothing was, and delete takes the assignment away).
+ */
+export async function update(
+  id: string,
+  olds: Partial<ApiKeyProjectAssignmentProviderOutputs>,
+  news: ApiKeyProjectAssignmentProviderInputs,
+) {
+  await whenConfigured();
+  const state = upgradeAssignmentState(olds, id);
+  if (news.groupId !== state.groupId || news.apiKeyId !== state.apiKeyId) {
+    throw new ResourceError(
+      `${where(state)} cannot move to another key or project in place; it must be replaced.`,
+    );
+  }
+  let roles = state.roles;
+  if (!sameRoles(news.roles, state.roles)) {
+    try {
+      await setRoles(news.groupId, news.apiKeyId, news.roles);
+    } catch (error) {
+      const gone = isApiKeyGone(error)
+        ? " The key may have been deleted outside Pulumi: run `pulumi refresh` to drop the assignment from the stack."
+        : "";
+      throw inContext(where(news), error, gone);
+    }
+    roles = roleSet(news.roles) as GroupRole[];
+  }
+  return { outs: outputsOf(news, roles, state.previous) };
+}
+
+/**
+ * `delete`: one DELETE taking the key out of the project; with `restoreOnDelete` and roles recorded at
+ * create, one PATCH putting them back instead. A key or assignment already gone, or a project that no
+ * longer exists, leaves nothing to do; nor does an assignment this deployment created anew for the same
+ * key and project (the resource's replacement, which Pulumi creates before it deletes the old one).
+ */
+export async function remove(
+  id: string,
+  olds: Partial<ApiKeyProjectAssignmentProviderOutputs>,
+): Promise<void> {
+  await whenConfigured();
+  const state = upgradeAssignmentState(olds, id);
+  // Its replacement, created first, holds the assignment now: neither take it away nor restore over it.
+  if (wasCreatedHere(currentClient(), state.groupId, state.apiKeyId)) return;
+  const restore = state.restoreOnDelete && state.previous.recorded && state.previous.roles.length > 0;
+  try {
+    if (restore) {
+      await setRoles(state.groupId, state.apiKeyId, state.previous.roles);
+      return;
+    }
+    await unassignProjectApiKey(currentClient(), state.groupId, state.apiKeyId);
+    rememberAssignment(currentClient(), state.groupId, state.apiKeyId, []);
+  } catch (error) {
+    if (isApiKeyGone(error) || isProjectGone(error)) {
+      rememberAssignment(currentClient(), state.groupId, state.apiKeyId, []);
+      return;
+    }
+    throw inContext(`${restore ? "restoring" : "deleting"} ${where(state)}`, error);
+  }
+}
