@@ -3,7 +3,10 @@
  * built, not committed), so npm's `prepare` must build it, both when npm installs the package from a
  * git URL (npm installs the clone's devDependencies, runs `prepare`, then packs it) and when someone
  * runs `npm pack` in a fresh clone. The repository here is a commit of the working tree, served by
- * `git+file://`, so nothing but the npm registry is reached.
+ * `git+file://`, so nothing but the npm registry is reached. The program it is installed into is shaped as
+ * `pulumi new typescript` makes one (the SDK a dependency, TypeScript and Node's types dev ones, its
+ * tsconfig.json), holds the quickstart, and runs it as the language host loads it (see
+ * `test/examples/support/projects.ts`).
  */
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
@@ -11,7 +14,12 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startSimulator } from "../../simulator";
+import type { Simulator } from "../../simulator/types";
+import { readProject, runProgram } from "../examples/support/projects";
+import { JOB_TYPE, KEY_TYPE } from "../support/host";
 import { repoRoot } from "../support/program-dir";
+import { PULUMI_NEW_TSCONFIG } from "../support/pulumi-new";
 import { registryUnreachable } from "../support/registry";
 
 const execFileAsync = promisify(execFile);
@@ -33,6 +41,12 @@ const BUILT = [
   "dist/simulator/index.js",
   "dist/simulator/cli.js",
 ];
+
+/** The versions this repository has installed: npm finds them in its cache (`--prefer-offline`). */
+function installedVersion(name: string): string {
+  const manifest = path.join(repoRoot(), "node_modules", ...name.split("/"), "package.json");
+  return (JSON.parse(fs.readFileSync(manifest, "utf8")) as { version: string }).version;
+}
 
 let temp: string;
 let origin: string;
@@ -104,10 +118,25 @@ online(
     beforeAll(async () => {
       program = path.join(temp, "program");
       fs.mkdirSync(program);
-      fs.writeFileSync(
-        path.join(program, "package.json"),
-        `${JSON.stringify({ name: "git-install-test-program", version: "0.0.0", private: true }, null, 2)}\n`,
-      );
+      // As `pulumi new typescript` writes it, so that one install brings the SDK and TypeScript too.
+      const manifest = {
+        name: "git-install-test-program",
+        version: "0.0.0",
+        private: true,
+        main: "index.ts",
+        dependencies: { "@pulumi/pulumi": installedVersion("@pulumi/pulumi") },
+        devDependencies: {
+          "@types/node": installedVersion("@types/node"),
+          typescript: installedVersion("typescript"),
+        },
+      };
+      fs.writeFileSync(path.join(program, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+      // The quickstart, in `pulumi new typescript`'s layout: its project file names the simulator's
+      // seeded organization and key as defaults.
+      for (const file of ["index.ts", "Pulumi.yaml"]) {
+        fs.copyFileSync(path.join(repoRoot(), "examples", "quickstart", file), path.join(program, file));
+      }
+      fs.writeFileSync(path.join(program, "tsconfig.json"), JSON.stringify(PULUMI_NEW_TSCONFIG, null, 2));
       await execFileAsync(
         "npm",
         [
@@ -146,5 +175,66 @@ online(
         true,
       );
     });
+
+    it("type-checks the quickstart with the program's own tsc", async () => {
+      const result = await execFileAsync("npx", ["--no-install", "tsc", "--noEmit", "--pretty", "false"], {
+        cwd: program,
+        maxBuffer: 64 * 1024 * 1024,
+      }).then(
+        ({ stdout, stderr }) => ({ code: 0, output: stdout + stderr }),
+        (err: { code?: number; stdout?: string; stderr?: string }) => ({
+          code: typeof err.code === "number" ? err.code : 1,
+          output: `${err.stdout ?? ""}${err.stderr ?? ""}`,
+        }),
+      );
+      expect(result.output).toBe("");
+      expect(result.code).toBe(0);
+      // The tsc that ran is the program's, not this repository's.
+      expect(fs.existsSync(path.join(program, "node_modules", "typescript", "bin", "tsc"))).toBe(true);
+    }, 120_000);
+
+    it("runs the quickstart as the language host loads it, each registration created by the provider host there", async () => {
+      const sim: Simulator = await startSimulator({});
+      const project = readProject(path.join(program, "Pulumi.yaml"));
+      let host: Awaited<ReturnType<typeof runProgram>>["host"] | undefined;
+      try {
+        const result = await runProgram(project, {
+          "opsmanager:baseUrl": sim.url,
+          "opsmanager:publicKey": sim.publicKey,
+          "opsmanager:privateKey": sim.privateKey,
+        });
+        host = result.host;
+        expect(result.entry).toBe(path.join(program, "index.ts"));
+        // In the order the provider host finished creating them, which need not be the program's.
+        expect(result.registrations.map((r) => [r.type, r.name]).sort()).toEqual([
+          [JOB_TYPE, "rs0-logs"],
+          [KEY_TYPE, "ci-key"],
+        ]);
+        const key = result.registrations.find((r) => r.type === KEY_TYPE);
+        const job = result.registrations.find((r) => r.type === JOB_TYPE);
+        // Created on the simulator, as the program declared them.
+        const onServer = sim.state.apiKey(key!.id)!;
+        expect(onServer.desc).toBe("CI pipeline (managed by Pulumi)");
+        expect(
+          onServer.roles
+            .filter((r) => r.orgId !== undefined)
+            .map((r) => r.roleName)
+            .sort(),
+        ).toEqual(["ORG_MEMBER", "ORG_READ_ONLY"]);
+        expect(sim.state.jobs().map((j) => j.id)).toContain(job!.id);
+        // The serialized provider in each resource's state requires the package the program installed.
+        for (const r of result.registrations)
+          expect(String(r.outputs.__provider)).toContain("pulumi-opsmanager/host");
+        expect(result.outputs).toMatchObject({ apiKeyId: key!.id, logCollectionJobId: job!.id });
+        // A second check of each registration finds it as it was created: no failures.
+        for (const r of result.registrations) {
+          const checked = await host.check(r.urn, r.outputs, r.inputs);
+          expect(checked.failures).toEqual([]);
+        }
+      } finally {
+        await host?.close();
+        await sim.close();
+      }
+    }, 300_000);
   },
 );

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiRoot } from "../../provider/api/api-root";
 import { HttpClient } from "../../provider/client";
 import { packRepo, repoRoot } from "../support/program-dir";
+import { PULUMI_NEW_TSCONFIG } from "../support/pulumi-new";
 import { registryUnreachable } from "../support/registry";
 
 const execFileAsync = promisify(execFile);
@@ -33,24 +34,6 @@ if (offline) {
   );
 }
 const suite = offline ? describe.skip : describe;
-
-// `pulumi new typescript`'s tsconfig.json, as the template writes it.
-const PULUMI_NEW_TSCONFIG = {
-  compilerOptions: {
-    strict: true,
-    outDir: "bin",
-    target: "es2020",
-    module: "commonjs",
-    moduleResolution: "node",
-    sourceMap: true,
-    experimentalDecorators: true,
-    pretty: true,
-    noFallthroughCasesInSwitch: true,
-    noImplicitReturns: true,
-    forceConsistentCasingInFileNames: true,
-  },
-  files: ["index.ts"],
-};
 
 const ESM_TSCONFIG = {
   compilerOptions: {
