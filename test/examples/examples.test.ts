@@ -226,7 +226,10 @@ for (const project of projects()) {
           expect.stringMatching(/Z$/),
           expect.stringMatching(/Z$/),
         ]);
-        expect([serverView(r.outputs).status, serverView(r.outputs).creationDate]).toEqual([status, creationDate]);
+        expect([serverView(r.outputs).status, serverView(r.outputs).creationDate]).toEqual([
+          status,
+          creationDate,
+        ]);
       }
     });
 
