@@ -1,9 +1,11 @@
 /**
  * ApiKeyProjectAssignment's inputs: their rules (what `check` reports) and roles compared as a set.
  */
+
 import { z } from "zod";
 import { hex24Rule, quoteValue } from "../../api/ids";
 import { GROUP_ROLES } from "../../api/types";
+import { roleSet } from "../shared/sets";
 import { type CheckFailure, checkProperties, isUnknown, oneOfRule, typeRule } from "../shared/validate";
 import type { ApiKeyProjectAssignmentProviderInputs } from "./types";
 
@@ -36,17 +38,7 @@ export const assignmentInputShape = {
   restoreOnDelete: z.boolean(typeRule("must be true or false")).optional(),
 } satisfies Record<keyof ApiKeyProjectAssignmentProviderInputs, z.ZodType>;
 
-/** Project roles as a set: sorted, each once. */
-export function roleSet(roles: readonly string[]): string[] {
-  return [...new Set(roles)].sort();
-}
-
-/** Whether two lists of roles hold the same roles, in any order. */
-export function sameRoles(a: readonly string[], b: readonly string[]): boolean {
-  const x = roleSet(a);
-  const y = roleSet(b);
-  return x.length === y.length && x.every((r, i) => r === y[i]);
-}
+export { roleSet, sameSet as sameRoles } from "../shared/sets";
 
 /**
  * `check`'s work: one failure per bad input, naming the rule (every bad role, not only the first);

@@ -2,10 +2,12 @@
  * OrgApiKey's inputs: their rules (what `check` reports), roles compared as a set, and the PATCH that
  * brings a key to what they declare.
  */
+
 import { z } from "zod";
 import type { ApiKeyChange } from "../../api/api-keys";
 import { idRule, quoteValue } from "../../api/ids";
 import { ORG_ROLES, type OrgRole } from "../../api/schemas";
+import { roleSet, sameSet } from "../shared/sets";
 import { type CheckFailure, checkProperties, isUnknown, oneOfRule, typeRule } from "../shared/validate";
 import { accessListSchema, accessListSet } from "./access-list-input";
 import { modeFailures } from "./created-mode";
@@ -53,17 +55,7 @@ export const orgApiKeyInputShape = {
   accessList: accessListSchema.optional(),
 } satisfies Record<keyof OrgApiKeyProviderInputs, z.ZodType>;
 
-/** Organization roles as a set: sorted, each once. */
-export function roleSet(roles: readonly string[]): string[] {
-  return [...new Set(roles)].sort();
-}
-
-/** Whether two lists of roles hold the same roles, in any order. */
-export function sameSet(a: readonly string[], b: readonly string[]): boolean {
-  const x = roleSet(a);
-  const y = roleSet(b);
-  return x.length === y.length && x.every((r, i) => r === y[i]);
-}
+export { roleSet, sameSet } from "../shared/sets";
 
 /** The PATCH that brings `key` to what `inputs` declare, or `undefined` when it already is. */
 export function changeFor(
