@@ -595,6 +595,29 @@ export const ROWS: Row[] = [
     { expirationDate: "2026-03-01T00:00:00.5Z" },
   ),
 
+  // server: the name of a server in opsmanager:servers (the good stack config names none)
+  key(
+    "server a number",
+    "server",
+    /server must be the name of a server in opsmanager:servers, a string \(got 1\)/,
+    {
+      server: 1,
+    },
+  ),
+  key("server with a dot", "server", /server must be a server's name: 1 to 63 letters, digits, '-' or '_'/, {
+    server: "dc2.baseUrl",
+  }),
+  job("server empty", "server", /server must be a server's name/, { server: "" }),
+  job(
+    "server no server is configured as",
+    "server",
+    /server names the server "dc9", but no server is configured under opsmanager:servers: add it with pulumi config set --path 'opsmanager:servers\.dc9\.baseUrl' URL/,
+    { server: "dc9" },
+  ),
+  assign("server with a space", "server", /server must be a server's name/, { server: "dc 2" }),
+  assign("server 64 characters", "server", /server must be a server's name: 1 to 63/, {
+    server: "d".repeat(64),
+  }),
   // Provider settings
   config("base URL without a scheme", "opsmanager:baseUrl", /must start with http:\/\/ or https:\/\//, {
     "opsmanager:baseUrl": "om.example.com:8443",

@@ -250,3 +250,62 @@ describe("programs under setMocks", () => {
     }
   });
 });
+
+describe("getOrgApiKeys on a named server", () => {
+  const OTHER_SECRET = "4a1ce-0f-the-0rchard-SECRET-dc2x";
+  let main: import("../../simulator/types").Simulator;
+  let dc2: import("../../simulator/types").Simulator;
+
+  beforeAll(async () => {
+    const { startSimulator } = await import("../../simulator");
+    main = await startSimulator({ seed: { keys: 3, privateKey: SECRET } });
+    dc2 = await startSimulator({
+      seed: {
+        keys: 7,
+        orgId: "5f00000000000000000000c2",
+        publicKey: "admintwo",
+        privateKey: OTHER_SECRET,
+        randomSeed: 2,
+      },
+    });
+    // As the language host hands a program structured config: the object's JSON text, a secret key.
+    pulumi.runtime.setAllConfig(
+      {
+        "opsmanager:baseUrl": main.url,
+        "opsmanager:publicKey": main.publicKey,
+        "opsmanager:privateKey": SECRET,
+        "opsmanager:servers": JSON.stringify({
+          dc2: { baseUrl: dc2.url, publicKey: dc2.publicKey, privateKey: OTHER_SECRET },
+        }),
+      },
+      ["opsmanager:privateKey", "opsmanager:servers"],
+    );
+  });
+  afterAll(async () => {
+    await Promise.all([main?.close(), dc2?.close()]);
+  });
+
+  it("lists that server's org with that server's credentials, and asks the default server nothing", async () => {
+    main.resetRequests();
+    const keys = await om.getOrgApiKeys({ orgId: dc2.orgId, server: "dc2" });
+    expect(keys.map((k) => k.id)).toEqual(dc2.state.apiKeys(dc2.orgId).map((k) => k.id));
+    expect(keys).toHaveLength(8);
+    expect(main.requests).toEqual([]);
+    expect(dc2.requests.filter((r) => r.authenticated).every((r) => r.path.includes(dc2.orgId))).toBe(true);
+    expect(JSON.stringify(keys)).not.toContain(OTHER_SECRET);
+    // The default server is still the top-level settings'.
+    expect((await om.getOrgApiKeys({ orgId: main.orgId })).map((k) => k.id)).toEqual(
+      main.state.apiKeys(main.orgId).map((k) => k.id),
+    );
+  });
+
+  it("fails before any request for a server that is not configured, naming the ones that are", async () => {
+    main.resetRequests();
+    dc2.resetRequests();
+    const error = await om.getOrgApiKeys({ orgId: dc2.orgId, server: "dc3" }).catch((e: Error) => e);
+    expect((error as Error).message).toMatch(
+      /names the server "dc3", which is not configured; opsmanager:servers has dc2/,
+    );
+    expect([...main.requests, ...dc2.requests]).toEqual([]);
+  });
+});

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { hex24Rule, quoteValue } from "../../api/ids";
 import { GROUP_ROLES } from "../../api/types";
+import { serverSchema } from "../shared/server-input";
 import { roleSet } from "../shared/sets";
 import { type CheckFailure, checkProperties, isUnknown, oneOfRule, typeRule } from "../shared/validate";
 import type { ApiKeyProjectAssignmentProviderInputs } from "./types";
@@ -36,6 +37,7 @@ export const assignmentInputShape = {
       error: "must name at least one project role (to take the key out of the project, delete the resource)",
     }),
   restoreOnDelete: z.boolean(typeRule("must be true or false")).optional(),
+  server: serverSchema,
 } satisfies Record<keyof ApiKeyProjectAssignmentProviderInputs, z.ZodType>;
 
 export { roleSet, sameSet as sameRoles } from "../shared/sets";

@@ -14,7 +14,8 @@ import type { GroupRole } from "../../api/types";
 import { ApiError } from "../../client/errors";
 import { inContext } from "../shared/in-context";
 import { ResourceError } from "../shared/resource-error";
-import { currentClient, currentSettings, whenConfigured } from "../shared/runtime";
+import { currentClient, whenConfigured } from "../shared/runtime";
+import { checkServer, onServer, serverChanged, serverField } from "../shared/server-input";
 import { isUnknown } from "../shared/validate";
 import { checkAssignmentInputs, roleSet, sameRoles } from "./api-key-project-assignment-inputs";
 import { findAssignment, noteCreated, rememberAssignment, wasCreatedHere } from "./project-key-cache";
@@ -25,8 +26,8 @@ import type {
   PreviousAssignment,
 } from "./types";
 
-const where = (s: { apiKeyId: string; groupId: string }) =>
-  `ApiKeyProjectAssignment (API key ${s.apiKeyId} in project ${s.groupId})`;
+const where = (s: { apiKeyId: string; groupId: string; server?: string }) =>
+  `ApiKeyProjectAssignment (API key ${s.apiKeyId} in project ${s.groupId}${onServer(s.server)})`;
 
 /** An assignment cannot outlive its project: `GROUP_NOT_FOUND` (404) leaves nothing to take away. */
 function isProjectGone(error: unknown): boolean {
@@ -45,12 +46,18 @@ function outputsOf(
     roles: roleSet(roles) as GroupRole[],
     restoreOnDelete: inputs.restoreOnDelete ?? false,
     previous,
+    ...serverField(inputs),
   };
 }
 
 /** One PATCH setting the key's whole set of roles in the project; the shared listing learns it. */
-async function setRoles(groupId: string, apiKeyId: string, roles: readonly string[]): Promise<void> {
-  const client = currentClient();
+async function setRoles(
+  server: string | undefined,
+  groupId: string,
+  apiKeyId: string,
+  roles: readonly string[],
+): Promise<void> {
+  const client = currentClient(server);
   const set = roleSet(roles);
   await assignProjectApiKey(client, groupId, apiKeyId, set as GroupRole[]);
   rememberAssignment(client, groupId, apiKeyId, set);
@@ -60,8 +67,9 @@ async function setRoles(groupId: string, apiKeyId: string, roles: readonly strin
 export async function check(_olds: object, news: object) {
   await whenConfigured();
   // Bad settings fail the preview here, before any request leaves.
-  currentSettings();
+  const serverFailures = checkServer(news as Record<string, unknown>);
   const { inputs, failures } = checkAssignmentInputs(news as Record<string, unknown>);
+  failures.push(...serverFailures);
   // The program's values, checked: the engine goes on with them only when there is no failure.
   return {
     inputs: inputs as Partial<ApiKeyProjectAssignmentProviderInputs> as ApiKeyProjectAssignmentProviderInputs,
@@ -82,6 +90,7 @@ export async function diff(
   const state = upgradeAssignmentState(olds, id);
   const changed = (value: unknown, old: unknown) => isUnknown(value) || value !== old;
   const replaces: string[] = [];
+  if (serverChanged(news, state)) replaces.push("server");
   if (changed(news.groupId, state.groupId)) replaces.push("groupId");
   if (changed(news.apiKeyId, state.apiKeyId)) replaces.push("apiKeyId");
   const rolesDiffer = isUnknown(news.roles) || !sameRoles(news.roles ?? [], state.roles);
@@ -104,11 +113,11 @@ export async function create(inputs: ApiKeyProjectAssignmentProviderInputs) {
   let previous: PreviousAssignment = { recorded: false, roles: [] };
   try {
     if (inputs.restoreOnDelete === true) {
-      const before = await findAssignment(currentClient(), inputs.groupId, inputs.apiKeyId);
+      const before = await findAssignment(currentClient(inputs.server), inputs.groupId, inputs.apiKeyId);
       previous = { recorded: true, roles: before ?? [] };
     }
-    await setRoles(inputs.groupId, inputs.apiKeyId, inputs.roles);
-    noteCreated(currentClient(), inputs.groupId, inputs.apiKeyId);
+    await setRoles(inputs.server, inputs.groupId, inputs.apiKeyId, inputs.roles);
+    noteCreated(currentClient(inputs.server), inputs.groupId, inputs.apiKeyId);
   } catch (error) {
     const advice = isApiKeyGone(error)
       ? " The key must be an API key of the project's organization: check apiKeyId (a key created in the same program is passed as key.apiKeyId)."
@@ -134,13 +143,14 @@ export async function read(id: string, olds: Partial<ApiKeyProjectAssignmentProv
     );
   }
   try {
-    const roles = await findAssignment(currentClient(), state.groupId, state.apiKeyId);
+    const roles = await findAssignment(currentClient(state.server), state.groupId, state.apiKeyId);
     if (roles === undefined) return { id: "", props: {} };
     const props = { ...state, roles: roles as GroupRole[] };
     const inputs: ApiKeyProjectAssignmentProviderInputs = {
       apiKeyId: state.apiKeyId,
       groupId: state.groupId,
       roles: roles as GroupRole[],
+      ...serverField(state),
     };
     if (state.restoreOnDelete) inputs.restoreOnDelete = true;
     // Returning inputs too makes a preview after refresh show roles changed by hand as drift, the
@@ -163,15 +173,15 @@ export async function update(
 ) {
   await whenConfigured();
   const state = upgradeAssignmentState(olds, id);
-  if (news.groupId !== state.groupId || news.apiKeyId !== state.apiKeyId) {
+  if (news.groupId !== state.groupId || news.apiKeyId !== state.apiKeyId || news.server !== state.server) {
     throw new ResourceError(
-      `${where(state)} cannot move to another key or project in place; it must be replaced.`,
+      `${where(state)} cannot move to another key, project or server in place; it must be replaced.`,
     );
   }
   let roles = state.roles;
   if (!sameRoles(news.roles, state.roles)) {
     try {
-      await setRoles(news.groupId, news.apiKeyId, news.roles);
+      await setRoles(state.server, news.groupId, news.apiKeyId, news.roles);
     } catch (error) {
       const gone = isApiKeyGone(error)
         ? " The key may have been deleted outside Pulumi: run `pulumi refresh` to drop the assignment from the stack."
@@ -195,19 +205,20 @@ export async function remove(
 ): Promise<void> {
   await whenConfigured();
   const state = upgradeAssignmentState(olds, id);
+  const client = currentClient(state.server);
   // Its replacement, created first, holds the assignment now: neither take it away nor restore over it.
-  if (wasCreatedHere(currentClient(), state.groupId, state.apiKeyId)) return;
+  if (wasCreatedHere(client, state.groupId, state.apiKeyId)) return;
   const restore = state.restoreOnDelete && state.previous.recorded && state.previous.roles.length > 0;
   try {
     if (restore) {
-      await setRoles(state.groupId, state.apiKeyId, state.previous.roles);
+      await setRoles(state.server, state.groupId, state.apiKeyId, state.previous.roles);
       return;
     }
-    await unassignProjectApiKey(currentClient(), state.groupId, state.apiKeyId);
-    rememberAssignment(currentClient(), state.groupId, state.apiKeyId, []);
+    await unassignProjectApiKey(client, state.groupId, state.apiKeyId);
+    rememberAssignment(client, state.groupId, state.apiKeyId, []);
   } catch (error) {
     if (isApiKeyGone(error) || isProjectGone(error)) {
-      rememberAssignment(currentClient(), state.groupId, state.apiKeyId, []);
+      rememberAssignment(client, state.groupId, state.apiKeyId, []);
       return;
     }
     throw inContext(`${restore ? "restoring" : "deleting"} ${where(state)}`, error);

@@ -24,6 +24,12 @@ export interface ApiKeyProjectAssignmentArgs {
    * set then (one read of the project's keys, shared by the project's assignments). Default false.
    */
   restoreOnDelete?: pulumi.Input<boolean>;
+  /**
+   * The server the project is on: the name of a server in the stack config `opsmanager:servers` (`pulumi config set
+   * --path 'opsmanager:servers.dc2.baseUrl' …`). Not given: the default server (`opsmanager:baseUrl`).
+   * Only the name is stored; a change is a replacement.
+   */
+  server?: pulumi.Input<string>;
 }
 
 /**
@@ -46,12 +52,14 @@ export class ApiKeyProjectAssignment extends pulumi.dynamic.Resource {
   declare readonly restoreOnDelete: pulumi.Output<boolean>;
   /** The roles the key had in the project before, when recorded at create (`restoreOnDelete`). */
   declare readonly previous: pulumi.Output<PreviousAssignment>;
+  /** The named server the project is on, as declared; undefined for the default server. */
+  declare readonly server: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: ApiKeyProjectAssignmentArgs, opts?: pulumi.CustomResourceOptions) {
     super(
       apiKeyProjectAssignmentProvider,
       name,
-      { restoreOnDelete: undefined, ...args, previous: undefined },
+      { restoreOnDelete: undefined, server: undefined, ...args, previous: undefined },
       opts,
       "opsmanager",
       "ApiKeyProjectAssignment",
@@ -61,13 +69,16 @@ export class ApiKeyProjectAssignment extends pulumi.dynamic.Resource {
   /**
    * Look up an existing assignment's state by its id, `{groupId}/{apiKeyId}` (`pulumi refresh`
    * semantics). `pulumi import` does not work for dynamic resources: use this, or declare the
-   * assignment (its create sets the declared roles on an assignment that exists).
+   * assignment (its create sets the declared roles on an assignment that exists). An assignment on a
+   * named server is looked up with `{ server }` after the options.
    */
   static get(
     name: string,
     id: pulumi.Input<pulumi.ID>,
     opts?: pulumi.CustomResourceOptions,
+    state: { server?: pulumi.Input<string> } = {},
   ): ApiKeyProjectAssignment {
-    return new ApiKeyProjectAssignment(name, {} as ApiKeyProjectAssignmentArgs, { ...opts, id });
+    const args = (state.server === undefined ? {} : { server: state.server }) as ApiKeyProjectAssignmentArgs;
+    return new ApiKeyProjectAssignment(name, args, { ...opts, id });
   }
 }

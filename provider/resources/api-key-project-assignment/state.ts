@@ -34,11 +34,14 @@ export function upgradeAssignmentState(
   const fromId = idParts(id);
   const previous = olds.previous;
   const recorded = previous?.recorded === true;
-  return {
+  const state: ApiKeyProjectAssignmentProviderOutputs = {
     apiKeyId: text(olds.apiKeyId) || fromId.apiKeyId,
     groupId: text(olds.groupId) || fromId.groupId,
     roles: [...new Set(texts(olds.roles))].sort() as GroupRole[],
     restoreOnDelete: olds.restoreOnDelete === true,
     previous: { recorded, roles: recorded ? [...new Set(texts(previous?.roles))].sort() : [] },
   };
+  // Named servers came later: state without one is on the default server.
+  if (typeof olds.server === "string") state.server = olds.server;
+  return state;
 }

@@ -13,6 +13,8 @@ export interface ApiKeyProjectAssignmentProviderInputs {
   /** The key's project roles, a set. */
   roles: GroupRole[];
   restoreOnDelete?: boolean;
+  /** The named server (`opsmanager:servers.<name>`) the project is on; absent: the default server. */
+  server?: string;
 }
 
 /** The roles the key had in the project before this resource assigned it, as recorded at create. */
@@ -31,4 +33,6 @@ export interface ApiKeyProjectAssignmentProviderOutputs {
   roles: GroupRole[];
   restoreOnDelete: boolean;
   previous: PreviousAssignment;
+  /** The named server the project is on, as declared; absent for the default server. */
+  server?: string;
 }

@@ -8,11 +8,13 @@ import { hex24Rule, quoteValue } from "../../api/ids";
 import { MAX_DATE_MS } from "../../api/schemas";
 import { TIMESTAMP_RULE, timestampRule } from "../../api/timestamps";
 import { LOG_TYPES, RESOURCE_TYPES } from "../../api/types";
+import { serverSchema } from "../shared/server-input";
 import { type CheckFailure, checkProperties, isUnknown, oneOfRule, typeRule } from "../shared/validate";
 import type { LogCollectionJobProviderInputs } from "./types";
 
-/** The inputs a job is created with: a change of any of them is a new job. */
+/** The inputs a job is created with, and where: a change of any of them is a new job. */
 export const CREATE_INPUTS = [
+  "server",
   "groupId",
   "resourceType",
   "resourceName",
@@ -99,6 +101,7 @@ export const logCollectionJobInputShape = {
       error: (i) => `${timestampRule(i.input)} (got ${quoteValue(i.input)})`,
     })
     .optional(),
+  server: serverSchema,
 } satisfies Record<keyof LogCollectionJobProviderInputs, z.ZodType>;
 
 /**

@@ -27,7 +27,8 @@ import { UncertainCreateError } from "../../api/uncertain-create-error";
 import { inContext } from "../shared/in-context";
 import { partiallyCreated } from "../shared/partially-created";
 import { ResourceError } from "../shared/resource-error";
-import { currentClient, currentSettings, whenConfigured } from "../shared/runtime";
+import { currentClient, whenConfigured } from "../shared/runtime";
+import { checkServer, onServer } from "../shared/server-input";
 import { memoryOf } from "../shared/server-memory";
 import { warnUntrackedJobs } from "../shared/server-warning";
 import { isUnknown } from "../shared/validate";
@@ -67,7 +68,8 @@ function outputsOf(
   };
 }
 
-const where = (id: string, groupId: unknown) => `LogCollectionJob ${id} (project ${String(groupId)})`;
+const where = (id: string, groupId: unknown, server: string | undefined) =>
+  `LogCollectionJob ${id} (project ${String(groupId)}${onServer(server)})`;
 
 /** What to do when the server refused to extend the job, by what it said. */
 function extensionAdvice(error: unknown): string {
@@ -83,8 +85,10 @@ function extensionAdvice(error: unknown): string {
 /** `check`: one failure per bad input, naming the rule; values not known yet pass. */
 export async function check(_olds: object, news: object) {
   await whenConfigured();
-  currentSettings();
+  // Bad settings fail the preview here, before any request leaves.
+  const serverFailures = checkServer(news as Record<string, unknown>);
   const { inputs, failures } = checkJobInputs(news as Record<string, unknown>);
+  failures.push(...serverFailures);
   // The program's values, checked: the engine goes on with them only when there is no failure.
   return {
     inputs: inputs as Partial<LogCollectionJobProviderInputs> as LogCollectionJobProviderInputs,
@@ -119,7 +123,7 @@ export async function diff(
  */
 export async function create(inputs: LogCollectionJobProviderInputs) {
   await whenConfigured();
-  const client = currentClient();
+  const client = currentClient(inputs.server);
   const { created, record } = await createThenList(client, inputs.groupId, () => createJob(inputs));
   if (record === undefined) return created;
   const { outs } = created;
@@ -133,7 +137,7 @@ export async function create(inputs: LogCollectionJobProviderInputs) {
  * create does not take, one PATCH follows.
  */
 async function createJob(inputs: LogCollectionJobProviderInputs) {
-  const client = currentClient();
+  const client = currentClient(inputs.server);
   let id: string;
   try {
     ({ id } = await createLogCollectionJob(
@@ -157,7 +161,11 @@ async function createJob(inputs: LogCollectionJobProviderInputs) {
       : error instanceof UncertainCreateError
         ? `. Before running \`pulumi up\` again, ${error.check}; a job made by this attempt is not in the stack.`
         : "";
-    const wrapped = inContext(`LogCollectionJob (project ${inputs.groupId})`, error, advice);
+    const wrapped = inContext(
+      `LogCollectionJob (project ${inputs.groupId}${onServer(inputs.server)})`,
+      error,
+      advice,
+    );
     if (error instanceof MalformedCreateAnswerError) {
       const { createdId } = error;
       wrapped.message += `. The server did create job ${createdId}: it is recorded in the stack; run \`pulumi refresh\` or \`pulumi up\` again to settle it.`;
@@ -174,7 +182,7 @@ async function createJob(inputs: LogCollectionJobProviderInputs) {
     // The job exists: it is recorded without the expiration, which the next `pulumi up` sets with one
     // PATCH once the program's expirationDate is one the server takes.
     const wrapped = inContext(
-      where(id, inputs.groupId),
+      where(id, inputs.groupId, inputs.server),
       error,
       `. The job was created and is recorded in the stack, but its expirationDate is not set.${extensionAdvice(error)}`,
     );
@@ -197,7 +205,7 @@ export async function read(id: string, olds: Partial<LogCollectionJobProviderOut
       `LogCollectionJob ${id}: reading a job needs its groupId, the project it belongs to.`,
     );
   }
-  const client = currentClient();
+  const client = currentClient(state.server);
   const managed = state.managed.expirationDate;
   try {
     const lookup = await findJob(client, groupId, id);
@@ -213,7 +221,7 @@ export async function read(id: string, olds: Partial<LogCollectionJobProviderOut
     if (managed && props.expirationDate !== "") inputs.expirationDate = props.expirationDate;
     return { id, props, inputs };
   } catch (error) {
-    throw inContext(where(id, groupId), error);
+    throw inContext(where(id, groupId, state.server), error);
   }
 }
 
@@ -237,12 +245,12 @@ export async function update(
   const server = serverFieldsOf(state);
   const declared = news.expirationDate;
   if (declared !== undefined && !sameInstant(declared, server.expirationDate)) {
-    const client = currentClient();
+    const client = currentClient(state.server);
     try {
       await extendLogCollectionJob(client, news.groupId, id, declared);
     } catch (error) {
       if (isMissingOperation(error)) rememberMissingOperation(client, "extendLogCollectionJob", error);
-      throw inContext(where(id, news.groupId), error, `.${extensionAdvice(error)}`);
+      throw inContext(where(id, news.groupId, state.server), error, `.${extensionAdvice(error)}`);
     }
     server.expirationDate = declared;
   }
@@ -258,7 +266,7 @@ export async function update(
 export async function remove(id: string, olds: LogCollectionJobProviderOutputs): Promise<void> {
   const state = upgradeJobState(olds);
   await whenConfigured();
-  const client = currentClient();
+  const client = currentClient(state.server);
   const operation: JobOperationKind = "deleteLogCollectionJob";
   const known = missingOperationOf(client, operation);
   if (known !== undefined) {
@@ -274,6 +282,6 @@ export async function remove(id: string, olds: LogCollectionJobProviderOutputs):
       warnUntrackedJobs(client, operation, error);
       return;
     }
-    throw inContext(`deleting ${where(id, state.groupId)}`, error);
+    throw inContext(`deleting ${where(id, state.groupId, state.server)}`, error);
   }
 }

@@ -37,6 +37,12 @@ export interface LogCollectionJobArgs {
    * the server's default (30 days after creation on the servers we know of) stands.
    */
   expirationDate?: pulumi.Input<string>;
+  /**
+   * The server the job is on: the name of a server in the stack config `opsmanager:servers` (`pulumi config set
+   * --path 'opsmanager:servers.dc2.baseUrl' …`). Not given: the default server (`opsmanager:baseUrl`).
+   * Only the name is stored; a change is a replacement.
+   */
+  server?: pulumi.Input<string>;
 }
 
 /**
@@ -78,6 +84,8 @@ export class LogCollectionJob extends pulumi.dynamic.Resource {
   declare readonly uncompressedSizeTotalBytes: pulumi.Output<number>;
   /** Whether the program declares `expirationDate`. */
   declare readonly managed: pulumi.Output<{ expirationDate: boolean }>;
+  /** The named server the job is on, as declared; undefined for the default server. */
+  declare readonly server: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: LogCollectionJobArgs, opts?: pulumi.CustomResourceOptions) {
     super(
@@ -87,6 +95,7 @@ export class LogCollectionJob extends pulumi.dynamic.Resource {
         logCollectionFromDate: undefined,
         logCollectionToDate: undefined,
         expirationDate: undefined,
+        server: undefined,
         ...args,
         jobId: undefined,
         status: undefined,

@@ -12,6 +12,8 @@ export interface LogCollectionJobProviderInputs extends LogCollectionJobRequest 
    * given, the job is extended (or cut short) to it in place; when not, the server's default stands.
    */
   expirationDate?: string;
+  /** The named server (`opsmanager:servers.<name>`) the job is on; absent: the default server. */
+  server?: string;
 }
 
 /**

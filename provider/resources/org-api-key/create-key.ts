@@ -8,6 +8,7 @@ import type { ApiKey, OrgRole } from "../../api/schemas";
 import { UncertainCreateError } from "../../api/uncertain-create-error";
 import { inContext } from "../shared/in-context";
 import { currentClient } from "../shared/runtime";
+import { onServer } from "../shared/server-input";
 import { applyAccessList } from "./access-list";
 import { asCreated } from "./created-mode";
 import { roleSet } from "./org-api-key-inputs";
@@ -17,7 +18,7 @@ import type { OrgApiKeyProviderInputs, OrgApiKeyProviderOutputs } from "./types"
 import { settleUncertainCreate } from "./uncertain-key";
 
 function describeNew(inputs: OrgApiKeyProviderInputs): string {
-  return `new API key ${JSON.stringify(inputs.desc)} in organization ${inputs.orgId}`;
+  return `new API key ${JSON.stringify(inputs.desc)} in organization ${inputs.orgId}${onServer(inputs.server)}`;
 }
 
 /**
@@ -28,7 +29,7 @@ export async function createKey(
   inputs: OrgApiKeyProviderInputs,
   outputsOf: (key: ApiKey) => OrgApiKeyProviderOutputs,
 ): Promise<{ id: string; outs: OrgApiKeyProviderOutputs }> {
-  const client = currentClient();
+  const client = currentClient(inputs.server);
   const desc = inputs.desc!;
   const roles = roleSet(inputs.roles!) as OrgRole[];
   // Keys this deployment already saw listed are not the one this POST makes.
@@ -62,7 +63,7 @@ export async function giveAccessList(
   made: { id: string; outs: OrgApiKeyProviderOutputs },
   accessList: readonly string[],
 ): Promise<{ id: string; outs: OrgApiKeyProviderOutputs }> {
-  const client = currentClient();
+  const client = currentClient(inputs.server);
   try {
     const list = await applyAccessList(client, inputs.orgId, made.id, accessList, []);
     return { id: made.id, outs: { ...made.outs, ...list } };
@@ -84,11 +85,11 @@ export async function giveAccessList(
 /** `delete` of a created key: one DELETE; a key already gone is no failure. */
 export async function deleteCreatedKey(state: KeyState): Promise<void> {
   try {
-    await deleteOrgApiKey(currentClient(), state.orgId, state.apiKeyId);
+    await deleteOrgApiKey(currentClient(state.server), state.orgId, state.apiKeyId);
   } catch (error) {
     if (isApiKeyGone(error)) return;
     throw inContext(
-      `OrgApiKey (deleting API key id ${state.apiKeyId} in organization ${state.orgId})`,
+      `OrgApiKey (deleting API key id ${state.apiKeyId} in organization ${state.orgId}${onServer(state.server)})`,
       error,
     );
   }

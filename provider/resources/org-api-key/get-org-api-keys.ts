@@ -3,12 +3,15 @@ import { orgApiKeyListing } from "../../api/api-keys";
 import { readWholeListing } from "../../api/listing-pages";
 import type { ApiKey } from "../../api/types";
 import { clientFor } from "../shared/runtime";
+import { resolveServerSettings } from "../shared/servers";
 import { resolveSettings } from "../shared/settings";
 
 /** Arguments of {@link getOrgApiKeys}. */
 export interface GetOrgApiKeysArgs {
   /** The organization whose keys to list. */
   orgId: string;
+  /** The named server (`opsmanager:servers.<name>`) to list on; not given: the default server. */
+  server?: string;
 }
 
 /**
@@ -26,6 +29,8 @@ export interface GetOrgApiKeysArgs {
 export async function getOrgApiKeys(args: GetOrgApiKeysArgs): Promise<ApiKey[]> {
   // runtime.getConfig reads secret values too without wrapping them in an Output; the value is used
   // for the digest computation only.
-  const settings = resolveSettings((key) => pulumi.runtime.getConfig(key));
+  const config = (key: string) => pulumi.runtime.getConfig(key);
+  const settings =
+    args.server === undefined ? resolveSettings(config) : resolveServerSettings(args.server, config);
   return readWholeListing(clientFor(settings), orgApiKeyListing(args.orgId), {}, { sameTwice: true });
 }

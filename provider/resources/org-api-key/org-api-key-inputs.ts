@@ -7,6 +7,7 @@ import { z } from "zod";
 import type { ApiKeyChange } from "../../api/api-keys";
 import { idRule, quoteValue } from "../../api/ids";
 import { ORG_ROLES, type OrgRole } from "../../api/schemas";
+import { serverSchema } from "../shared/server-input";
 import { roleSet, sameSet } from "../shared/sets";
 import { type CheckFailure, checkProperties, isUnknown, oneOfRule, typeRule } from "../shared/validate";
 import { accessListSchema, accessListSet } from "./access-list-input";
@@ -53,6 +54,7 @@ export const orgApiKeyInputShape = {
     .record(z.string(), z.string(typeRule("must be a string")), typeRule("must be a map of strings"))
     .optional(),
   accessList: accessListSchema.optional(),
+  server: serverSchema,
 } satisfies Record<keyof OrgApiKeyProviderInputs, z.ZodType>;
 
 export { roleSet, sameSet } from "../shared/sets";

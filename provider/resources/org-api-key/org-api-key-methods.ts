@@ -8,7 +8,8 @@ import { idRule } from "../../api/ids";
 import type { ApiKey, OrgRole } from "../../api/schemas";
 import { inContext } from "../shared/in-context";
 import { ResourceError } from "../shared/resource-error";
-import { currentClient, currentSettings, whenConfigured } from "../shared/runtime";
+import { currentClient, whenConfigured } from "../shared/runtime";
+import { checkServer, onServer, serverChanged, serverField } from "../shared/server-input";
 import { isUnknown } from "../shared/validate";
 import { accessListAfterUpdate, manageAccessList, readAccessList, restoreAccessList } from "./access-list";
 import { createKey, deleteCreatedKey, giveAccessList } from "./create-key";
@@ -44,10 +45,10 @@ function selectorOf(inputs: { apiKeyId?: string; publicKey?: string }): ApiKeySe
   return inputs.apiKeyId !== undefined ? { id: inputs.apiKeyId } : { publicKey: inputs.publicKey! };
 }
 
-function describeKey(orgId: string, selector: ApiKeySelector): string {
+function describeKey(orgId: string, selector: ApiKeySelector, server?: string): string {
   return selector.id !== undefined
-    ? `API key id ${selector.id} in organization ${orgId}`
-    : `API key with public key ${selector.publicKey} in organization ${orgId}`;
+    ? `API key id ${selector.id} in organization ${orgId}${onServer(server)}`
+    : `API key with public key ${selector.publicKey} in organization ${orgId}${onServer(server)}`;
 }
 
 /**
@@ -83,6 +84,7 @@ function outputsFor(
       by: inputs.apiKeyId !== undefined ? "apiKeyId" : "publicKey",
     },
     keepers: {},
+    ...serverField(inputs),
   };
 }
 
@@ -93,8 +95,13 @@ function afterPatch(before: ApiKey, after: ApiKey): ApiKey {
   return { ...after, roles: [...after.roles, ...before.roles.filter((r) => r.groupId !== undefined)] };
 }
 
-async function patch(orgId: string, before: ApiKey, change: ApiKeyChange): Promise<ApiKey> {
-  const client = currentClient();
+async function patch(
+  server: string | undefined,
+  orgId: string,
+  before: ApiKey,
+  change: ApiKeyChange,
+): Promise<ApiKey> {
+  const client = currentClient(server);
   const after = afterPatch(before, await patchOrgApiKey(client, orgId, before.id, change));
   rememberKey(client, orgId, after);
   return after;
@@ -122,8 +129,9 @@ function withContext(error: unknown, what: string, advice = ""): Error {
 export async function check(_olds: object, news: object) {
   await whenConfigured();
   // Bad settings fail the preview here, before any request leaves.
-  currentSettings();
+  const serverFailures = checkServer(news as Record<string, unknown>);
   const { inputs, failures } = checkKeyInputs(news as Record<string, unknown>);
+  failures.push(...serverFailures);
   // The program's values, checked: the engine goes on with them only when there is no failure.
   return { inputs: inputs as Partial<OrgApiKeyProviderInputs> as OrgApiKeyProviderInputs, failures };
 }
@@ -136,6 +144,7 @@ export async function diff(_id: string, olds: OrgApiKeyProviderOutputs, news: Or
   const state = upgradeKeyState(olds);
   const replaces: string[] = [];
   const changed = (value: unknown, old: unknown) => isUnknown(value) || value !== old;
+  if (serverChanged(news, state)) replaces.push("server");
   if (changed(news.orgId, state.orgId)) replaces.push("orgId");
   if (news.apiKeyId !== undefined && changed(news.apiKeyId, state.apiKeyId)) replaces.push("apiKeyId");
   if (news.publicKey !== undefined && changed(news.publicKey, state.publicKey)) replaces.push("publicKey");
@@ -175,24 +184,24 @@ export async function create(inputs: OrgApiKeyProviderInputs) {
   }
   const selector = selectorOf(inputs);
   try {
-    const client = currentClient();
+    const client = currentClient(inputs.server);
     let key = await findKey(client, inputs.orgId, selector);
     if (key === undefined) {
       throw new ResourceError(
         `no ${describeKey(inputs.orgId, selector)}: the organization's key listing does not have it. ` +
-          "OrgApiKey adopts an existing key and cannot create one: check orgId and " +
+          "OrgApiKey adopts an existing key when it names one: check orgId and " +
           `${selector.id !== undefined ? "apiKeyId" : "publicKey"}, and that the provider's credentials can see the organization's keys.`,
       );
     }
     const adopted = { desc: key.desc ?? "", roles: orgRolesOf(key) };
     const change = changeFor(inputs, adopted);
-    if (change !== undefined) key = await patch(inputs.orgId, key, change);
+    if (change !== undefined) key = await patch(inputs.server, inputs.orgId, key, change);
     if (inputs.accessList === undefined) return { id: key.id, outs: outputsFor(inputs, key, adopted) };
     const list = await manageAccessList(client, inputs.orgId, key.id, inputs.accessList);
     const outs = outputsFor(inputs, key, { ...adopted, accessList: list.before });
     return { id: key.id, outs: { ...outs, ...list.outputs } };
   } catch (error) {
-    throw withContext(error, describeKey(inputs.orgId, selector));
+    throw withContext(error, describeKey(inputs.orgId, selector, inputs.server));
   }
 }
 
@@ -207,9 +216,10 @@ export async function update(id: string, olds: OrgApiKeyProviderOutputs, news: O
   try {
     let key = keyInState(state);
     if (changeFor(news, { desc: state.desc, roles: state.roles }) !== undefined) {
-      key = await patch(news.orgId, key, declaredChange(news));
+      key = await patch(state.server, news.orgId, key, declaredChange(news));
     }
-    const list = await accessListAfterUpdate(currentClient(), news.orgId, id, state, news.accessList);
+    const client = currentClient(state.server);
+    const list = await accessListAfterUpdate(client, news.orgId, id, state, news.accessList);
     const adopted: OrgApiKeyProviderOutputs["adopted"] = adoptedAfter(state, news);
     if (list.adopted !== undefined) adopted.accessList = list.adopted;
     const outs = outputsFor(news, key, adopted);
@@ -220,7 +230,7 @@ export async function update(id: string, olds: OrgApiKeyProviderOutputs, news: O
     const gone = isApiKeyGone(error)
       ? " The key may have been deleted outside Pulumi: run `pulumi refresh` to drop it from the stack."
       : "";
-    throw withContext(error, describeKey(news.orgId, { id }), gone);
+    throw withContext(error, describeKey(news.orgId, { id }, state.server), gone);
   }
 }
 
@@ -236,10 +246,10 @@ export async function read(id: string, olds: Partial<OrgApiKeyProviderOutputs> =
   const orgId = state.orgId;
   let listRead = false;
   try {
-    const key = await findKey(currentClient(), orgId, { id });
+    const key = await findKey(currentClient(state.server), orgId, { id });
     if (key === undefined) return { id: "", props: {} };
     const managed = managedFor(state);
-    const inputs: OrgApiKeyProviderInputs = { orgId };
+    const inputs: OrgApiKeyProviderInputs = { orgId, ...serverField(state) };
     if (managed.by === "publicKey") inputs.publicKey = key.publicKey;
     else inputs.apiKeyId = key.id;
     if (managed.desc) inputs.desc = key.desc ?? "";
@@ -250,7 +260,7 @@ export async function read(id: string, olds: Partial<OrgApiKeyProviderOutputs> =
     if (state.managed === undefined) delete props.managed;
     if (state.accessList !== undefined) {
       listRead = true;
-      const list = await readAccessList(currentClient(), orgId, key.id);
+      const list = await readAccessList(currentClient(state.server), orgId, key.id);
       inputs.accessList = list.accessList;
       Object.assign(props, list);
     }
@@ -269,7 +279,7 @@ export async function read(id: string, olds: Partial<OrgApiKeyProviderOutputs> =
       : isApiKeyGone(error)
         ? ` That answer came to the organization's key listing, which names no key, so it does not say that API key ${id} is gone: the key stays in the stack. Check that the key the provider signs with (opsmanager:publicKey) still exists, then run the refresh again.`
         : "";
-    throw withContext(error, describeKey(orgId, { id }), notThisKey);
+    throw withContext(error, describeKey(orgId, { id }, state.server), notThisKey);
   }
 }
 
@@ -285,9 +295,10 @@ export async function remove(id: string, olds: OrgApiKeyProviderOutputs): Promis
   if (isCreatedState(state)) return deleteCreatedKey(state);
   if (!state.restoreOnDelete) return;
   try {
-    await restoreAccessList(currentClient(), state.orgId, id, state);
+    await restoreAccessList(currentClient(state.server), state.orgId, id, state);
   } catch (error) {
-    if (!isApiKeyGone(error)) throw withContext(error, `restoring ${describeKey(state.orgId, { id })}`);
+    if (!isApiKeyGone(error))
+      throw withContext(error, `restoring ${describeKey(state.orgId, { id }, state.server)}`);
   }
   const managed = managedFor(state);
   const change: ApiKeyChange = {};
@@ -295,10 +306,10 @@ export async function remove(id: string, olds: OrgApiKeyProviderOutputs): Promis
   if (managed.roles && state.adopted.roles.length > 0) change.roles = state.adopted.roles as OrgRole[];
   if (change.desc === undefined && change.roles === undefined) return;
   try {
-    await patch(state.orgId, keyInState(state), change);
+    await patch(state.server, state.orgId, keyInState(state), change);
   } catch (error) {
     // A key that is gone has nothing to restore.
     if (isApiKeyGone(error)) return;
-    throw withContext(error, `restoring ${describeKey(state.orgId, { id })}`);
+    throw withContext(error, `restoring ${describeKey(state.orgId, { id }, state.server)}`);
   }
 }

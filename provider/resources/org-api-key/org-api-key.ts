@@ -41,11 +41,19 @@ export interface OrgApiKeyArgs {
    * update adds new entries before it removes old ones.
    */
   accessList?: pulumi.Input<pulumi.Input<string>[]>;
+  /**
+   * The server the key is on: the name of a server in the stack config `opsmanager:servers` (`pulumi config set
+   * --path 'opsmanager:servers.dc2.baseUrl' …`). Not given: the default server (`opsmanager:baseUrl`).
+   * Only the name is stored; a change is a replacement.
+   */
+  server?: pulumi.Input<string>;
 }
 
 /** State of an {@link OrgApiKey}, for {@link OrgApiKey.get}. `orgId` is required to find the key. */
 export interface OrgApiKeyState {
   orgId: pulumi.Input<string>;
+  /** The named server the key is on; not given: the default server. */
+  server?: pulumi.Input<string>;
 }
 
 /**
@@ -91,6 +99,8 @@ export class OrgApiKey extends pulumi.dynamic.Resource {
   declare readonly accessList: pulumi.Output<string[] | undefined>;
   /** Each access-list entry with its `created`, `lastUsed`, `lastUsedAddress` and `count`; with `accessList`. */
   declare readonly accessListEntries: pulumi.Output<AccessListEntryOutput[] | undefined>;
+  /** The named server the key is on, as declared; undefined for the default server. */
+  declare readonly server: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: OrgApiKeyArgs, opts?: pulumi.CustomResourceOptions) {
     super(
@@ -104,6 +114,7 @@ export class OrgApiKey extends pulumi.dynamic.Resource {
         restoreOnDelete: undefined,
         keepers: undefined,
         accessList: undefined,
+        server: undefined,
         ...args,
         privateKey: undefined,
         projectRoles: undefined,
@@ -130,6 +141,8 @@ export class OrgApiKey extends pulumi.dynamic.Resource {
     state: OrgApiKeyState,
     opts?: pulumi.CustomResourceOptions,
   ): OrgApiKey {
-    return new OrgApiKey(name, { orgId: state.orgId }, { ...opts, id });
+    const args: OrgApiKeyArgs = { orgId: state.orgId };
+    if (state.server !== undefined) args.server = state.server;
+    return new OrgApiKey(name, args, { ...opts, id });
   }
 }

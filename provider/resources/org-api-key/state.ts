@@ -70,6 +70,8 @@ export function upgradeKeyState(olds: StoredKeyState): KeyState {
     if (Array.isArray(olds.accessListEntries)) state.accessListEntries = olds.accessListEntries;
   }
   if (Array.isArray(adopted?.accessList)) state.adopted.accessList = texts(adopted?.accessList);
+  // Named servers came later: state without one is on the default server.
+  if (typeof olds.server === "string") state.server = olds.server;
   if (olds.managed !== undefined) state.managed = olds.managed;
   else if (olds.apiKeyId === undefined) state.managed = NOTHING_MANAGED;
   return state;

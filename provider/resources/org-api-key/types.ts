@@ -22,6 +22,8 @@ export interface OrgApiKeyProviderInputs {
   keepers?: Record<string, string>;
   /** The key's access list, canonical and sorted once `check` has run; managed when given. */
   accessList?: string[];
+  /** The named server (`opsmanager:servers.<name>`) the key is on; absent: the default server. */
+  server?: string;
 }
 
 /** An entry of a key's access list as the server has it (`""` or 0 where the server says nothing). */
@@ -64,4 +66,6 @@ export interface OrgApiKeyProviderOutputs {
   accessList?: string[];
   /** Each entry of {@link accessList} with what the server says of it; present with it. */
   accessListEntries?: AccessListEntryOutput[];
+  /** The named server the key is on, as declared; absent for the default server. */
+  server?: string;
 }

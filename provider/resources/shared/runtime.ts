@@ -10,6 +10,7 @@
 import { apiRoot } from "../../api/api-root";
 import type { HttpClient } from "../../client";
 import { getHttpClient } from "../../client";
+import { resolveServerSettings, SERVERS_CONFIG } from "./servers";
 import { type ConfigLookup, resolveSettings, SETTINGS, type Settings } from "./settings";
 
 interface ConfigureRequestLike {
@@ -35,11 +36,10 @@ export function configure(request: ConfigureRequestLike): Promise<void> {
         // The host builds its Config from what the engine's Configure call sent; without one there is none.
         return undefined;
       }
-      return typeof value === "string"
-        ? value
-        : value === undefined || value === null
-          ? undefined
-          : String(value);
+      if (typeof value === "string") return value;
+      if (value === undefined || value === null) return undefined;
+      // Structured config (opsmanager:servers) as its JSON text, however the host hands it over.
+      return typeof value === "object" ? JSON.stringify(unwrapSecrets(value)) : String(value);
     };
   })();
   return configured;
@@ -50,14 +50,22 @@ export async function whenConfigured(): Promise<void> {
   if (configured !== undefined) await configured;
 }
 
-/** The settings now in force: stack config, then the environment at call time. */
-export function currentSettings(): Settings {
-  return resolveSettings(configLookup);
+/**
+ * The settings now in force for `server`: a named server's from `opsmanager:servers.<server>`, else the
+ * default server's from stack config, then the environment, at call time.
+ */
+export function currentSettings(server?: string): Settings {
+  return server === undefined ? resolveSettings(configLookup) : resolveServerSettings(server, configLookup);
 }
 
-/** The shared client for the settings now in force. */
-export function currentClient(): HttpClient {
-  return clientFor(currentSettings());
+/** The stack config as `configure` recorded it (`undefined` before, or without, a `configure`). */
+export function currentConfig(): ConfigLookup | undefined {
+  return configLookup;
+}
+
+/** The shared client of `server` (absent: the default server), for the settings now in force. */
+export function currentClient(server?: string): HttpClient {
+  return clientFor(currentSettings(server));
 }
 
 /** A setting as a user sets it: `opsmanager:caCertificate or the environment variable OPSMANAGER_CA_CERTIFICATE`. */
@@ -65,8 +73,14 @@ function settingName(setting: { config: string; env: readonly string[] }): strin
   return `${setting.config} or the environment variable ${setting.env.join(" or ")}`;
 }
 
+/** A named server's setting as a user sets it: `opsmanager:servers.dc2.baseUrl`. */
+function serverSettingName(server: string, name: keyof typeof SETTINGS): string {
+  return `${SERVERS_CONFIG}.${server}.${name}`;
+}
+
 /** The shared client for `settings`: one per server, credentials and CA in the process. */
 export function clientFor(settings: Settings): HttpClient {
+  const { server } = settings;
   return getHttpClient({
     baseUrl: apiRoot(settings.baseUrl),
     // A message that suggests another URL suggests the one the user set.
@@ -76,12 +90,33 @@ export function clientFor(settings: Settings): HttpClient {
     caPem: settings.caPem,
     timeoutMs: settings.timeoutMs,
     // Transport errors name the settings a user of the provider knows, not the client's options.
-    settingNames: {
-      baseUrl: settingName(SETTINGS.baseUrl),
-      caPem: settingName(SETTINGS.caCertificate),
-      timeoutMs: settingName(SETTINGS.timeoutSeconds),
-    },
+    settingNames:
+      server === undefined
+        ? {
+            baseUrl: settingName(SETTINGS.baseUrl),
+            caPem: settingName(SETTINGS.caCertificate),
+            timeoutMs: settingName(SETTINGS.timeoutSeconds),
+          }
+        : {
+            baseUrl: serverSettingName(server, "baseUrl"),
+            caPem: serverSettingName(server, "caCertificate"),
+            timeoutMs: serverSettingName(server, "timeoutSeconds"),
+          },
   });
+}
+
+/**
+ * `value` with every secret the host left wrapped inside it (it unwraps only the top level) unwrapped:
+ * the SDK's wire form `{ "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", value }`.
+ */
+function unwrapSecrets(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(unwrapSecrets);
+  if (typeof value !== "object" || value === null) return value;
+  const record = value as Record<string, unknown>;
+  if (record["4dabf18193072939515e22adb298388d"] === "1b47061264138c4ac30d75fd1eb44270") {
+    return unwrapSecrets(record.value);
+  }
+  return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, unwrapSecrets(v)]));
 }
 
 /** For tests: forget the configuration, as a new host process would. */

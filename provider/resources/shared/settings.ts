@@ -16,6 +16,8 @@ const REQUIRED: SettingName[] = ["baseUrl", "publicKey", "privateKey"];
 
 /** Resolved settings. `privateKey` is a credential: never print it. */
 export interface Settings {
+  /** The named server these are the settings of (`opsmanager:servers.<name>`); absent for the default. */
+  server?: string;
   baseUrl: string;
   publicKey: string;
   privateKey: string;
@@ -30,34 +32,52 @@ export interface Settings {
 /** Reads one stack config value by its full name (`opsmanager:baseUrl`), or `undefined`. */
 export type ConfigLookup = (key: string) => string | undefined;
 
-function describe(name: SettingName): string {
-  const s = SETTINGS[name];
-  const secret = name === "privateKey" ? "--secret " : "";
-  return `${s.config} (pulumi config set ${secret}${s.config} …, or the environment variable ${s.env.join(" or ")})`;
+export type { SettingName };
+
+/**
+ * How one server's settings are named to the user: the key each is set under, and that key with how
+ * to set it. The default server's are top-level keys with environment fallbacks; a named server's sit
+ * under `opsmanager:servers` (./servers.ts).
+ */
+export interface Naming {
+  server?: string;
+  key(name: SettingName): string;
+  describe(name: SettingName): string;
 }
+
+/** The default server's names: `opsmanager:baseUrl (pulumi config set …, or the environment variable …)`. */
+export const DEFAULT_NAMING: Naming = {
+  key: (name) => SETTINGS[name].config,
+  describe(name) {
+    const s = SETTINGS[name];
+    const secret = name === "privateKey" ? "--secret " : "";
+    return `${s.config} (pulumi config set ${secret}${s.config} …, or the environment variable ${s.env.join(" or ")})`;
+  },
+};
 
 // PEM text read once per path and process: every resource of a deployment shares it.
 const caFiles = new Map<string, string>();
 
-function readCaFile(path: string): string {
+function readCaFile(path: string, naming: Naming): string {
   const cached = caFiles.get(path);
   if (cached !== undefined) return cached;
+  const key = naming.key("caCertificate");
   let text: string;
   try {
     text = readFileSync(path, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
     throw new ConfigError(
-      `${SETTINGS.caCertificate.config} names the CA certificate file ${JSON.stringify(path)}, which cannot be read (${code}). ` +
-        `Give the path of a readable PEM file with ${describe("caCertificate")}.`,
-      [SETTINGS.caCertificate.config],
+      `${key} names the CA certificate file ${JSON.stringify(path)}, which cannot be read (${code}). ` +
+        `Give the path of a readable PEM file with ${naming.describe("caCertificate")}.`,
+      [key],
     );
   }
   if (!text.includes("-----BEGIN CERTIFICATE-----")) {
     throw new ConfigError(
-      `${SETTINGS.caCertificate.config} names ${JSON.stringify(path)}, which holds no PEM certificate ("-----BEGIN CERTIFICATE-----"). ` +
+      `${key} names ${JSON.stringify(path)}, which holds no PEM certificate ("-----BEGIN CERTIFICATE-----"). ` +
         "Give the path of the PEM file of the certificate authority that signed the server's certificate.",
-      [SETTINGS.caCertificate.config],
+      [key],
     );
   }
   caFiles.set(path, text);
@@ -65,14 +85,14 @@ function readCaFile(path: string): string {
 }
 
 /**
- * Resolve the provider's settings from stack config, then the environment at call time. Throws one
- * {@link ConfigError} that names every missing or bad setting and both places it can be set.
+ * Resolve the default server's settings from stack config, then the environment at call time. Throws
+ * one {@link ConfigError} that names every missing or bad setting and both places it can be set.
  */
 export function resolveSettings(
   config: ConfigLookup | undefined,
   env: NodeJS.ProcessEnv = process.env,
 ): Settings {
-  const raw: Partial<Record<SettingName, string>> = {};
+  const raw: RawSettings = {};
   for (const name of Object.keys(SETTINGS) as SettingName[]) {
     const fromConfig = config?.(SETTINGS[name].config);
     const value =
@@ -81,23 +101,35 @@ export function resolveSettings(
         : SETTINGS[name].env.map((v) => env[v]).find((v) => v !== undefined && v !== "");
     if (value !== undefined) raw[name] = value.trim();
   }
-  // Every resource call resolves its settings; the same raw values give the same (checked) settings.
-  if (lastResolved !== undefined && sameRaw(lastResolved.raw, raw)) return lastResolved.settings;
+  return checkedSettings(raw, DEFAULT_NAMING);
+}
+
+/** One server's settings as given, trimmed, before their rules are checked. */
+export type RawSettings = Partial<Record<SettingName, string>>;
+
+// Every resource call resolves its server's settings; the same raw values give the same (checked)
+// settings, one entry per server.
+const resolved = new Map<string, { raw: RawSettings; settings: Settings }>();
+
+/** `raw` checked against every rule, named to the user as `naming` says. */
+export function checkedSettings(raw: RawSettings, naming: Naming): Settings {
+  const last = resolved.get(naming.server ?? "");
+  if (last !== undefined && sameRaw(last.raw, raw)) return last.settings;
   const missing = REQUIRED.filter((name) => raw[name] === undefined);
   if (missing.length > 0) {
     throw new ConfigError(
-      `Ops Manager settings missing: ${missing.map((n) => SETTINGS[n].config).join(", ")}. Set ${missing
-        .map(describe)
+      `Ops Manager settings missing: ${missing.map((n) => naming.key(n)).join(", ")}. Set ${missing
+        .map((n) => naming.describe(n))
         .join("; ")}.`,
-      missing.map((n) => SETTINGS[n].config),
+      missing.map((n) => naming.key(n)),
     );
   }
   const baseUrl = raw.baseUrl!;
   const urlRule = baseUrlRule(baseUrl);
   if (urlRule !== undefined) {
     throw new ConfigError(
-      `${SETTINGS.baseUrl.config} ${urlRule} (got ${JSON.stringify(redactUrl(baseUrl).slice(0, 100))}); for example https://om.example.com:8443`,
-      [SETTINGS.baseUrl.config],
+      `${naming.key("baseUrl")} ${urlRule} (got ${JSON.stringify(redactUrl(baseUrl).slice(0, 100))}); for example https://om.example.com:8443`,
+      [naming.key("baseUrl")],
     );
   }
   let timeoutMs = 30_000;
@@ -105,24 +137,23 @@ export function resolveSettings(
     const seconds = Number(raw.timeoutSeconds);
     if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600) {
       throw new ConfigError(
-        `${SETTINGS.timeoutSeconds.config} must be a number of seconds greater than 0 and at most 3600 (got ${JSON.stringify(raw.timeoutSeconds)})`,
-        [SETTINGS.timeoutSeconds.config],
+        `${naming.key("timeoutSeconds")} must be a number of seconds greater than 0 and at most 3600 (got ${JSON.stringify(raw.timeoutSeconds)})`,
+        [naming.key("timeoutSeconds")],
       );
     }
     timeoutMs = Math.round(seconds * 1000);
   }
   const settings: Settings = { baseUrl, publicKey: raw.publicKey!, privateKey: raw.privateKey!, timeoutMs };
+  if (naming.server !== undefined) settings.server = naming.server;
   if (raw.caCertificate !== undefined) {
     settings.caCertificatePath = raw.caCertificate;
-    settings.caPem = readCaFile(raw.caCertificate);
+    settings.caPem = readCaFile(raw.caCertificate, naming);
   }
-  lastResolved = { raw, settings };
+  resolved.set(naming.server ?? "", { raw, settings });
   return settings;
 }
 
-let lastResolved: { raw: Partial<Record<SettingName, string>>; settings: Settings } | undefined;
-
-function sameRaw(a: Partial<Record<SettingName, string>>, b: Partial<Record<SettingName, string>>): boolean {
+function sameRaw(a: RawSettings, b: RawSettings): boolean {
   return (Object.keys(SETTINGS) as SettingName[]).every((name) => a[name] === b[name]);
 }
 

@@ -1,0 +1,53 @@
+/**
+ * The `server` input every resource of the package takes: the name of a server in `opsmanager:servers`
+ * (./servers.ts), absent for the default server. Only the name is an input, never what it stands for.
+ */
+import { z } from "zod";
+import { quoteValue } from "../../api/ids";
+import { currentConfig, currentSettings } from "./runtime";
+import { serverNameRule, unknownServerReason } from "./servers";
+import { type CheckFailure, isUnknown, typeRule } from "./validate";
+
+/** The rule of `server`: a name a config path can hold. Whether it is configured is {@link checkServer}'s. */
+export const serverSchema = z
+  .string(typeRule("must be the name of a server in opsmanager:servers, a string"))
+  .refine((v) => serverNameRule(v) === undefined, {
+    error: (issue) => `${serverNameRule(issue.input as string)} (got ${quoteValue(issue.input)})`,
+  })
+  .optional();
+
+/**
+ * `check`'s part for the server: the settings of the server `news.server` names (the default server's
+ * when it names none) are resolved, so that a missing or bad setting fails the preview before any
+ * request leaves; a name no configured server has is a failure of `server` that names the ones there
+ * are. A name not known yet is checked when it is (at `create`).
+ */
+export function checkServer(news: Record<string, unknown>): CheckFailure[] {
+  const { server } = news;
+  if (isUnknown(server)) return [];
+  if (server === undefined) {
+    currentSettings();
+    return [];
+  }
+  // A name of the wrong form is the schema's failure.
+  if (typeof server !== "string" || serverNameRule(server) !== undefined) return [];
+  const unknown = unknownServerReason(server, currentConfig());
+  if (unknown !== undefined) return [{ property: "server", reason: `server ${unknown}` }];
+  currentSettings(server);
+  return [];
+}
+
+/** Whether a resource moves to another server: a replacement. State written before `server` is the default's. */
+export function serverChanged(news: { server?: string }, state: { server?: string }): boolean {
+  return isUnknown(news.server) || news.server !== state.server;
+}
+
+/** `, server dc2` for a resource on a named server, to name it in messages; "" for the default server. */
+export function onServer(server: string | undefined): string {
+  return server === undefined ? "" : `, server ${server}`;
+}
+
+/** `{ server }` when the resource names one, else `{}`: outputs hold no `undefined`. */
+export function serverField(inputs: { server?: string }): { server?: string } {
+  return inputs.server === undefined ? {} : { server: inputs.server };
+}

@@ -1,0 +1,353 @@
+/**
+ * One program, two Ops Managers: servers named in the structured stack config `opsmanager:servers`,
+ * each resource choosing one by its `server` input, through Pulumi's real dynamic-provider host against
+ * two simulators at once. Each server sees only its own requests; a name no server has, or a server
+ * missing a setting, is refused at check before any request; neither server's credentials reach state,
+ * outputs, errors, the serialized providers or the host's output.
+ */
+import { createRequire } from "node:module";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startSimulator } from "../../simulator";
+import type { Simulator } from "../../simulator/types";
+import { type HostCallError, JOB_TYPE, KEY_TYPE, type Props, urn } from "../support/host";
+import { checkThenCreate, type ProviderFixture, providerFixture } from "../support/provider-fixture";
+import { serializeProvider } from "../support/serialize";
+
+const req = createRequire(__filename);
+const ASSIGNMENT_TYPE = "pulumi-nodejs:dynamic/opsmanager:ApiKeyProjectAssignment";
+
+const SECRETS = {
+  dc1: "6f1d2c3b-srv1-4e5f-a6b7-RECOGNIZABLE31",
+  dc2: "6f1d2c3b-srv2-4e5f-a6b7-RECOGNIZABLE32",
+} as const;
+type Name = keyof typeof SECRETS;
+const NAMES: Name[] = ["dc1", "dc2"];
+
+let fixture: ProviderFixture;
+let assignmentText: string;
+const sims = {} as Record<Name, Simulator>;
+/** Every whole private key a create handed out. */
+const handedOut: string[] = [];
+
+beforeAll(async () => {
+  sims.dc1 = await startSimulator({
+    seed: {
+      orgId: "5f00000000000000000000a1",
+      groupId: "5f00000000000000000000b1",
+      publicKey: "adminone",
+      privateKey: SECRETS.dc1,
+      randomSeed: 11,
+    },
+  });
+  sims.dc2 = await startSimulator({
+    seed: {
+      orgId: "5f00000000000000000000a2",
+      groupId: "5f00000000000000000000b2",
+      publicKey: "admintwo",
+      privateKey: SECRETS.dc2,
+      randomSeed: 22,
+    },
+  });
+  fixture = await providerFixture();
+  const { apiKeyProjectAssignmentProvider } = req("../../dist/provider/resources/shared/providers.js");
+  assignmentText = await serializeProvider(apiKeyProjectAssignmentProvider);
+});
+
+afterAll(async () => {
+  const hosts = [...(fixture?.hosts ?? [])];
+  await fixture?.close(...Object.values(SECRETS));
+  for (const h of hosts) for (const secret of handedOut) expect(h.stdout + h.stderr).not.toContain(secret);
+  await Promise.all(NAMES.map((n) => sims[n]?.close()));
+});
+
+beforeEach(() => {
+  for (const n of NAMES) sims[n].resetRequests();
+});
+
+/** `opsmanager:servers` as the engine hands it to a dynamic provider: the object's JSON text. */
+function serversConfig(servers: Record<string, Record<string, unknown>>): Record<string, string> {
+  return { "opsmanager:servers": JSON.stringify(servers) };
+}
+
+const both = () =>
+  serversConfig(
+    Object.fromEntries(
+      NAMES.map((n) => [n, { baseUrl: sims[n].url, publicKey: sims[n].publicKey, privateKey: SECRETS[n] }]),
+    ),
+  );
+
+const strip = ({ __provider, ...rest }: Props): Props => rest;
+const withAssignment = (props: Props): Props => ({ ...props, __provider: assignmentText });
+
+/** What crossed the wire to `name`'s server since the last reset: `METHOD path` (`challenge` unauthenticated). */
+const wire = (name: Name) =>
+  sims[name].requests.map((q) =>
+    q.authenticated ? `${q.method} ${q.path.replace(/^\/api\/public\/v1\.0/, "")}` : "challenge",
+  );
+
+/** Every id and credential of the other server: none may appear in a request to this one. */
+const foreign = (name: Name): string[] => {
+  const other = sims[name === "dc1" ? "dc2" : "dc1"];
+  return [other.orgId, other.groupId, other.publicKey, ...other.state.apiKeys(other.orgId).map((k) => k.id)];
+};
+
+async function failureOf(promise: Promise<unknown>): Promise<HostCallError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(Error);
+  return error as HostCallError;
+}
+
+/** A key of `name`'s org to adopt, not its admin key. */
+const keyToAdopt = (name: Name) =>
+  sims[name].state.apiKeys(sims[name].orgId).find((k) => k.publicKey !== sims[name].publicKey)!;
+
+describe("two servers named in stack config, through the host", () => {
+  it("adopts a key on each, every request going to the server the resource names, at N + 1 round trips each", async () => {
+    const host = await fixture.newHost(both());
+    const adopted = await Promise.all(
+      NAMES.map(async (name) => {
+        const key = keyToAdopt(name);
+        const inputs = fixture.withKey({
+          orgId: sims[name].orgId,
+          apiKeyId: key.id,
+          desc: `managed on ${name}`,
+          restoreOnDelete: true,
+          server: name,
+        });
+        const created = await checkThenCreate(host, urn(KEY_TYPE, `key-${name}`), inputs);
+        return { name, key, created };
+      }),
+    );
+    for (const { name, key, created } of adopted) {
+      expect(created.id).toBe(key.id);
+      expect(created.properties.server).toBe(name);
+      expect(created.properties.desc).toBe(`managed on ${name}`);
+      expect(sims[name].state.apiKeys(sims[name].orgId).find((k) => k.id === key.id)?.desc).toBe(
+        `managed on ${name}`,
+      );
+      // One challenge, one listing of the org, one PATCH: nothing else, and nothing of the other server.
+      expect(wire(name)).toEqual([
+        "challenge",
+        expect.stringMatching(new RegExp(`^GET /orgs/${sims[name].orgId}/apiKeys`)),
+        `PATCH /orgs/${sims[name].orgId}/apiKeys/${key.id}`,
+      ]);
+      for (const id of foreign(name))
+        expect(sims[name].requests.every((q) => !q.path.includes(id))).toBe(true);
+    }
+
+    // Refresh reads each key on its own server; destroy puts each desc back there.
+    for (const n of NAMES) sims[n].resetRequests();
+    for (const { name, key, created } of adopted) {
+      const read = await host.read(
+        created.id,
+        urn(KEY_TYPE, `key-${name}`),
+        fixture.withKey(strip(created.properties)),
+      );
+      expect(read.id).toBe(key.id);
+      expect(read.properties.server).toBe(name);
+      expect(read.inputs?.server).toBe(name);
+      await host.delete(created.id, urn(KEY_TYPE, `key-${name}`), fixture.withKey(strip(read.properties)));
+      expect(sims[name].state.apiKeys(sims[name].orgId).find((k) => k.id === key.id)?.desc).toBe(key.desc);
+    }
+    for (const name of NAMES) {
+      expect(wire(name).filter((w) => w.startsWith("PATCH"))).toEqual([
+        `PATCH /orgs/${sims[name].orgId}/apiKeys/${keyToAdopt(name).id}`,
+      ]);
+      for (const id of foreign(name))
+        expect(sims[name].requests.every((q) => !q.path.includes(id))).toBe(true);
+    }
+  });
+
+  it("creates, refreshes and deletes a key, its project assignment and a log collection job, each on its own server", async () => {
+    const host = await fixture.newHost(both());
+    // A key made on dc2, assigned to dc2's project; a job on dc1.
+    const key = await checkThenCreate(
+      host,
+      urn(KEY_TYPE, "made"),
+      fixture.withKey({ orgId: sims.dc2.orgId, desc: "made on dc2", roles: ["ORG_MEMBER"], server: "dc2" }),
+    );
+    handedOut.push(key.properties.privateKey as string);
+    const assignmentUrn = urn(ASSIGNMENT_TYPE, "assigned");
+    const assignment = await checkThenCreate(
+      host,
+      assignmentUrn,
+      withAssignment({
+        apiKeyId: key.id,
+        groupId: sims.dc2.groupId,
+        roles: ["GROUP_READ_ONLY"],
+        server: "dc2",
+      }),
+    );
+    const jobUrn = urn(JOB_TYPE, "logs");
+    const job = await checkThenCreate(
+      host,
+      jobUrn,
+      fixture.withJob({
+        groupId: sims.dc1.groupId,
+        resourceType: "REPLICASET",
+        resourceName: "rs0",
+        sizeRequestedPerFileBytes: 1_000_000,
+        logTypes: ["FTDC"],
+        redacted: true,
+        server: "dc1",
+      }),
+    );
+    expect([key.properties.server, assignment.properties.server, job.properties.server]).toEqual([
+      "dc2",
+      "dc2",
+      "dc1",
+    ]);
+    expect(sims.dc2.state.apiKeys(sims.dc2.orgId).some((k) => k.id === key.id)).toBe(true);
+    expect(sims.dc1.state.apiKeys(sims.dc1.orgId).some((k) => k.id === key.id)).toBe(false);
+    expect(sims.dc1.state.jobs(sims.dc1.groupId).map((j) => j.id)).toEqual([job.id]);
+    expect(sims.dc2.state.jobs(sims.dc2.groupId)).toEqual([]);
+    expect(wire("dc1").filter((w) => !w.startsWith("GET") && w !== "challenge")).toEqual([
+      `POST /groups/${sims.dc1.groupId}/logCollectionJobs`,
+    ]);
+    expect(wire("dc2").filter((w) => !w.startsWith("GET") && w !== "challenge")).toEqual([
+      `POST /orgs/${sims.dc2.orgId}/apiKeys`,
+      `PATCH /groups/${sims.dc2.groupId}/apiKeys/${key.id}`,
+    ]);
+
+    // Refresh, then destroy in the engine's order: what depends on the key goes first.
+    const keyRead = await host.read(key.id, urn(KEY_TYPE, "made"), fixture.withKey(strip(key.properties)));
+    expect(keyRead.properties.privateKey).toBe(key.properties.privateKey);
+    const assignmentRead = await host.read(
+      assignment.id,
+      assignmentUrn,
+      withAssignment(strip(assignment.properties)),
+    );
+    expect(assignmentRead.properties.roles).toEqual(["GROUP_READ_ONLY"]);
+    const jobRead = await host.read(job.id, jobUrn, fixture.withJob(strip(job.properties)));
+    expect(jobRead.id).toBe(job.id);
+    expect(jobRead.inputs?.server).toBe("dc1");
+    // `pulumi destroy` runs in a process of its own.
+    const destroyer = await fixture.newHost(both());
+    for (const n of NAMES) sims[n].resetRequests();
+    await destroyer.delete(assignment.id, assignmentUrn, withAssignment(strip(assignmentRead.properties)));
+    await destroyer.delete(key.id, urn(KEY_TYPE, "made"), fixture.withKey(strip(keyRead.properties)));
+    await destroyer.delete(job.id, jobUrn, fixture.withJob(strip(jobRead.properties)));
+    expect(sims.dc2.state.apiKeys(sims.dc2.orgId).some((k) => k.id === key.id)).toBe(false);
+    expect(sims.dc1.state.jobs(sims.dc1.groupId)).toEqual([]);
+    expect(wire("dc1")).toEqual([
+      "challenge",
+      `DELETE /groups/${sims.dc1.groupId}/logCollectionJobs/${job.id}`,
+    ]);
+    expect(wire("dc2")).toEqual([
+      "challenge",
+      `DELETE /groups/${sims.dc2.groupId}/apiKeys/${key.id}`,
+      `DELETE /orgs/${sims.dc2.orgId}/apiKeys/${key.id}`,
+    ]);
+
+    // What the stack holds names the server, never what it stands for.
+    const everything = JSON.stringify([key, assignment, job, keyRead, assignmentRead, jobRead]);
+    for (const n of NAMES) {
+      expect(everything).not.toContain(SECRETS[n]);
+      expect(everything).not.toContain(sims[n].url);
+    }
+    for (const text of [fixture.keyText, fixture.jobText, assignmentText]) {
+      for (const n of NAMES) expect(text).not.toContain(SECRETS[n]);
+      expect(text).not.toContain("servers");
+    }
+  });
+
+  it("refuses at check a server name no server has, naming the configured ones, before any request", async () => {
+    const host = await fixture.newHost(both());
+    const checked = await host.check(
+      urn(KEY_TYPE, "typo"),
+      {},
+      fixture.withKey({ orgId: sims.dc1.orgId, apiKeyId: keyToAdopt("dc1").id, server: "dc_1" }),
+    );
+    expect(checked.failures).toEqual([
+      {
+        property: "server",
+        reason: expect.stringMatching(
+          /^server names the server "dc_1", which is not configured; opsmanager:servers has dc1, dc2 \(did you mean "dc1"\?\)/,
+        ),
+      },
+    ]);
+    const jobChecked = await host.check(
+      urn(JOB_TYPE, "bad-name"),
+      {},
+      fixture.withJob({
+        groupId: sims.dc1.groupId,
+        resourceType: "REPLICASET",
+        resourceName: "rs0",
+        sizeRequestedPerFileBytes: 1,
+        logTypes: ["FTDC"],
+        redacted: false,
+        server: "dc1.baseUrl",
+      }),
+    );
+    expect(jobChecked.failures).toEqual([
+      { property: "server", reason: expect.stringContaining("server must be a server's name") },
+    ]);
+    for (const n of NAMES) expect(sims[n].requests).toEqual([]);
+  });
+
+  it("refuses at check a named server missing a setting, naming the exact --path key to set, before any request", async () => {
+    const host = await fixture.newHost(
+      serversConfig({
+        dc1: { baseUrl: sims.dc1.url, publicKey: sims.dc1.publicKey, privateKey: SECRETS.dc1 },
+        dc2: { baseUrl: sims.dc2.url, publicKey: sims.dc2.publicKey },
+      }),
+    );
+    const error = await failureOf(
+      host.check(
+        urn(KEY_TYPE, "incomplete"),
+        {},
+        fixture.withKey({ orgId: sims.dc2.orgId, apiKeyId: keyToAdopt("dc2").id, server: "dc2" }),
+      ),
+    );
+    expect(error.message).toContain(
+      "Ops Manager settings missing: opsmanager:servers.dc2.privateKey. Set opsmanager:servers.dc2.privateKey (pulumi config set --secret --path 'opsmanager:servers.dc2.privateKey' …).",
+    );
+    // The server that is complete is not held back by the other.
+    const fine = await host.check(
+      urn(KEY_TYPE, "complete"),
+      {},
+      fixture.withKey({ orgId: sims.dc1.orgId, apiKeyId: keyToAdopt("dc1").id, server: "dc1" }),
+    );
+    expect(fine.failures).toEqual([]);
+    for (const n of NAMES) expect(sims[n].requests).toEqual([]);
+    expect(error.message).not.toContain(SECRETS.dc1);
+  });
+
+  it("replaces a resource whose server changes; state written before servers reads as the default server", async () => {
+    const host = await fixture.newHost(both());
+    const state = fixture.withKey({
+      orgId: sims.dc1.orgId,
+      apiKeyId: keyToAdopt("dc1").id,
+      publicKey: keyToAdopt("dc1").publicKey,
+      desc: keyToAdopt("dc1").desc,
+      roles: [],
+      privateKey: "",
+      projectRoles: [],
+      restoreOnDelete: false,
+      adopted: { desc: "", roles: [] },
+      managed: { desc: false, roles: false, by: "apiKeyId" },
+      keepers: {},
+    });
+    const news = { orgId: sims.dc1.orgId, apiKeyId: keyToAdopt("dc1").id };
+    const moved = await host.diff(
+      keyToAdopt("dc1").id,
+      urn(KEY_TYPE, "k"),
+      state,
+      fixture.withKey({ ...news, server: "dc2" }),
+    );
+    expect(moved.changes).toBe("DIFF_SOME");
+    expect(moved.replaces).toEqual(["server"]);
+    const unchanged = await host.diff(keyToAdopt("dc1").id, urn(KEY_TYPE, "k"), state, fixture.withKey(news));
+    expect(unchanged.changes).toBe("DIFF_NONE");
+    const named = await host.diff(
+      keyToAdopt("dc1").id,
+      urn(KEY_TYPE, "k"),
+      { ...state, server: "dc1" },
+      fixture.withKey({ ...news, server: "dc1" }),
+    );
+    expect(named.changes).toBe("DIFF_NONE");
+  });
+});
