@@ -18,6 +18,7 @@ const SECTIONS = {
   memory: () => require("./memory").memory(),
   preview: () => require("./preview").preview(),
   lifecycle: () => require("./lifecycle").lifecycle(),
+  servers: () => require("./servers").servers(),
 };
 const DEADLINE_MS = 10 * 60_000;
 
