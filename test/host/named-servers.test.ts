@@ -316,6 +316,76 @@ describe("two servers named in stack config, through the host", () => {
     expect(error.message).not.toContain(SECRETS.dc1);
   });
 
+  it("keeps what each server showed it supports apart: the database log's name, and a listing of jobs", async () => {
+    // A server that follows the spec beside the deployed one: `DATABASE`, and no listing of jobs.
+    const spec = await startSimulator({
+      profile: "spec",
+      seed: {
+        orgId: "5f00000000000000000000a3",
+        groupId: "5f00000000000000000000b3",
+        publicKey: "adminthr",
+        randomSeed: 33,
+      },
+    });
+    try {
+      const config = serversConfig({
+        dc1: { baseUrl: sims.dc1.url, publicKey: sims.dc1.publicKey, privateKey: SECRETS.dc1 },
+        spec: { baseUrl: spec.url, publicKey: spec.publicKey, privateKey: spec.privateKey },
+      });
+      const host = await fixture.newHost(config);
+      const jobOn = (server: string, groupId: string, name: string) =>
+        checkThenCreate(
+          host,
+          urn(JOB_TYPE, name),
+          fixture.withJob({
+            groupId,
+            resourceType: "REPLICASET",
+            resourceName: name,
+            sizeRequestedPerFileBytes: 1_000,
+            logTypes: ["MONGODB"],
+            redacted: false,
+            server,
+          }),
+        );
+      const posts = (sim: Simulator) =>
+        sim.requests
+          .filter((q) => q.method === "POST" && q.authenticated)
+          .map((q) => `${q.status} ${(q.body as { logTypes: string[] }).logTypes}`);
+      sims.dc1.resetRequests();
+      spec.resetRequests();
+      // The spec's server refuses MONGODB once and takes DATABASE; the deployed one takes MONGODB.
+      await jobOn("spec", spec.groupId, "spec-1");
+      await jobOn("dc1", sims.dc1.groupId, "dc1-1");
+      await jobOn("spec", spec.groupId, "spec-2");
+      await jobOn("dc1", sims.dc1.groupId, "dc1-2");
+      expect(posts(spec)).toEqual(["400 MONGODB", "201 DATABASE", "201 DATABASE"]);
+      expect(posts(sims.dc1)).toEqual(["201 MONGODB", "201 MONGODB"]);
+      // A refresh: the spec's server has no listing (one 405, one warning naming it); dc1 lists its jobs.
+      const jobs = await Promise.all([
+        jobOn("spec", spec.groupId, "spec-3"),
+        jobOn("dc1", sims.dc1.groupId, "dc1-3"),
+      ]);
+      const refresh = await fixture.newHost(config);
+      const [specJob, dc1Job] = jobs as [
+        Awaited<ReturnType<typeof jobOn>>,
+        Awaited<ReturnType<typeof jobOn>>,
+      ];
+      await refresh.read(specJob.id, urn(JOB_TYPE, "spec-3"), fixture.withJob(strip(specJob.properties)));
+      const dc1Read = await refresh.read(
+        dc1Job.id,
+        urn(JOB_TYPE, "dc1-3"),
+        fixture.withJob(strip(dc1Job.properties)),
+      );
+      expect(dc1Read.properties.status).toBe("IN_PROGRESS");
+      const warnings = refresh.stderr.match(/has no listing of log collection jobs/g) ?? [];
+      expect(warnings).toHaveLength(1);
+      expect(refresh.stderr).toContain(`the server at ${spec.url}`);
+      expect(refresh.stderr).not.toContain(`the server at ${sims.dc1.url}`);
+    } finally {
+      await spec.close();
+    }
+  });
+
   it("replaces a resource whose server changes; state written before servers reads as the default server", async () => {
     const host = await fixture.newHost(both());
     const state = fixture.withKey({
