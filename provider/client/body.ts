@@ -1,7 +1,4 @@
-/**
- * Response bodies: read within a byte limit, decoded by their charset, parsed as JSON, or read as the
- * `{errorCode, detail, reason, parameters}` of an error answer.
- */
+/** Response bodies: read within a byte limit, decoded by their charset, parsed as JSON or as an error. */
 import type { ResponseHeaders } from "./digest-types";
 import { type CallInfo, quoteSnippet } from "./errors/format";
 import { ResponseShapeError } from "./errors/response-shape-error";

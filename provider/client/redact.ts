@@ -1,7 +1,4 @@
-/**
- * Redaction of what a server sends back: it goes into error messages, and a hostile or buggy server
- * may echo credentials.
- */
+/** Redaction of what a server sends back, bound for messages: a hostile or buggy one may echo credentials. */
 
 /** What one call must never let through: the password and every Authorization header it sent. */
 export interface Secrets {

@@ -3,10 +3,7 @@ import { type ErrorCode, OpsManagerError } from "./opsmanager-error";
 
 /** The call a {@link RequestError} is about, and whether it reached the server. */
 export interface RequestErrorInit extends CallInfo {
-  /**
-   * Whether the request may have reached the server. Default: `true` unless this is the challenge
-   * request sent before another (`probeFor`), in which case that request was not sent.
-   */
+  /** Whether the request may have reached the server. Default: `true` unless `probeFor` is set. */
   requestSent?: boolean;
 }
 
@@ -21,15 +18,9 @@ export class RequestError extends OpsManagerError {
   readonly path: string;
   /** The absolute URL, query included, never with credentials. */
   readonly url: string;
-  /**
-   * The method of the request with a body whose bodyless challenge request this is about (see
-   * {@link CallInfo.probeFor}); `undefined` for any other request.
-   */
+  /** The method of the request whose challenge request this is about ({@link CallInfo.probeFor}). */
   readonly probeFor: string | undefined;
-  /**
-   * `false` when the request cannot have reached the server (the connection was never made, or only
-   * the challenge request before it was answered), so the server did not act on it.
-   */
+  /** `false` when the request cannot have reached the server (no connection, or only its challenge GET). */
   readonly requestSent: boolean;
 
   constructor(code: ErrorCode, message: string, init: RequestErrorInit, cause?: unknown) {
