@@ -65,10 +65,7 @@ export const apiKeySchema = z.object({
   roles: z.array(roleSchema).default([]),
 });
 
-/**
- * A page of any listing, its envelope alone: its records are checked one by one when used
- * (./listing-pages.ts, `readListingPage`).
- */
+/** A page of any listing, its envelope alone: its records are checked one by one when used. */
 export const listingPageSchema = z.object({
   results: z.array(z.unknown()),
   totalCount: z.number().int().nonnegative(),
@@ -80,7 +77,7 @@ export const logCollectionJobRequestSchema = z.object({
   sizeRequestedPerFileBytes: z.number().int().positive(),
   logTypes: z.array(z.enum(LOG_TYPES)).min(1),
   redacted: z.boolean(),
-  // Deployed servers take an optional time window, in ms since the epoch (NOTES.md).
+  // Deployed servers take an optional time window, in ms since the epoch (docs/servers.md).
   logCollectionFromDate: z.number().int().positive().max(MAX_DATE_MS).optional(),
   logCollectionToDate: z.number().int().positive().max(MAX_DATE_MS).optional(),
 });
@@ -91,8 +88,7 @@ export const logCollectionJobResponseSchema = z.object({
 
 const optionalText = z.string().nullish();
 
-// What the provider reads of a job record; the rest (the create's fields echoed, `childJobs`, links) is
-// dropped unread, as for keys.
+// The rest of a job record (the create's fields echoed, `childJobs`, links) is dropped unread, as for keys.
 export const logCollectionJobRecordSchema = z.object({
   id: z.string().min(1),
   status: z.string().min(1),
