@@ -100,10 +100,7 @@ function requestAs(transport: Transport, options: RequestOptions, orgId: string,
   return sendRequest(transport, options, (error) => explain(error, orgId, apiKeyId));
 }
 
-/**
- * `GET …/accessList`: a key's access list, paged as an organization's keys are, each entry known by
- * its `cidrBlock` (an address entry carries its `/32` or `/128` block too).
- */
+/** `GET …/accessList`: a key's access list, each entry known by its `cidrBlock` (an address's too). */
 export function accessListListing(orgId: string, apiKeyId: string): Listing<AccessListEntry> {
   const path = listPath(orgId, apiKeyId);
   return defineListing({
@@ -158,10 +155,7 @@ export async function addToAccessList(
   return { entries: page.results, complete: page.results.length === page.totalCount };
 }
 
-/**
- * `DELETE …/accessList/{ENTRY}`, the entry's `/` as `%2F`. Declared idempotent: removing an entry twice
- * leaves the list as removing it once.
- */
+/** `DELETE …/accessList/{ENTRY}`, declared idempotent: removing an entry twice is removing it once. */
 export async function removeFromAccessList(
   transport: Transport,
   orgId: string,

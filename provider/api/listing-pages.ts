@@ -70,10 +70,7 @@ export interface Page<K> {
   url: string;
 }
 
-/**
- * One listing of the API: where it is, what it lists, and how a record of its pages is read: known by
- * its `names` as soon as its page is in, the rest checked when first used ({@link ListedRecord}).
- */
+/** One listing of the API: where it is, what it lists, how its records are read ({@link ListedRecord}). */
 export interface Listing<T, L extends ListedRecord<T> = ListedRecord<T>> {
   /** Below the API root, its ids checked: `/orgs/{ORG-ID}/apiKeys`. Also what the listing is known by. */
   readonly path: string;
@@ -94,10 +91,7 @@ export interface Listing<T, L extends ListedRecord<T> = ListedRecord<T>> {
 export const listedById = <T>(names: Readonly<Record<string, string>>, check: () => T): ListedRecord<T> =>
   new ListedRecord(names.id ?? "", check);
 
-/**
- * One page of `listing`: its envelope checked now, each record when used. A record without its names
- * fails the whole page, naming the record.
- */
+/** One page of `listing`: envelope checked now, records when used; a record without its names fails it. */
 export async function readListingPage<T, L extends ListedRecord<T>>(
   transport: Transport,
   listing: Listing<T, L>,
@@ -122,10 +116,9 @@ export async function readListingPage<T, L extends ListedRecord<T>>(
 }
 
 /**
- * Every record of `listing`, handed to `onPage` page by page as they arrive, every read's pages (a
- * record on any page was really listed). Resolves when a read's pages agreed, once: a caller that takes
- * a missing record to be gone must look again. Rejects with an `InconsistentListingError` when no read
- * agreed, or with the first page's error.
+ * Every record of `listing`, handed to `onPage` as each read's pages arrive (a record on any page was
+ * really listed). Resolves once a read's pages agreed: a caller that takes a missing record to be gone
+ * must look again. Rejects with an `InconsistentListingError`, or with the first page's error.
  */
 export async function readListingByPage<T, L extends ListedRecord<T>>(
   transport: Transport,
@@ -139,10 +132,7 @@ export async function readListingByPage<T, L extends ListedRecord<T>>(
   });
 }
 
-/**
- * Every record of `listing`, each once and checked. With `sameTwice`, taken only when two reads in a
- * row agree and list the same ids (see {@link ListingReadOptions.sameTwice}).
- */
+/** Every record of `listing`, each once and checked; `sameTwice` as {@link ListingReadOptions.sameTwice}. */
 export async function readWholeListing<T, L extends ListedRecord<T>>(
   transport: Transport,
   listing: Listing<T, L>,

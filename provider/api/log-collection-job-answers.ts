@@ -53,9 +53,8 @@ const EXTENSION_HINTS: Record<string, string> = {
 };
 
 /**
- * `error` told in this API's terms for `operation` on job `jobId` of project `groupId`: a missing
- * operation as such, the extension's error codes with what to do, a 401 with an `errorCode` as the
- * role it needs, a "not found" naming the id.
+ * `error` in this API's terms for `operation`: a missing operation as such, the extension's error codes
+ * with what to do, a refusal as the role it needs, a "not found" naming the id.
  */
 export function explainJobError(
   error: unknown,

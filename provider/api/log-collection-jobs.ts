@@ -133,9 +133,8 @@ export async function extendLogCollectionJob(
 }
 
 /**
- * `DELETE /groups/{GROUP-ID}/logCollectionJobs/{JOB-ID}`: delete the job and its archive, whether it
- * is in progress or finished. Not in the spec (see `isMissingOperation`); a job already gone is
- * `LOG_COLLECTION_JOB_NOT_FOUND_IN_GROUP` (see `isJobGone`).
+ * `DELETE /groups/{GROUP-ID}/logCollectionJobs/{JOB-ID}`: the job and its archive, finished or not. Not
+ * in the spec (see `isMissingOperation`); for a job already gone, see `isJobGone`.
  */
 export async function deleteLogCollectionJob(
   transport: Transport,
@@ -161,10 +160,7 @@ export function mayHaveActed(error: unknown): error is RequestError {
   return false;
 }
 
-/**
- * Whether a failed request never reached the server: the connection could not be made, or only the
- * bodyless request that fetches the challenge before it failed. The server then cannot have acted.
- */
+/** Whether a failed request never reached the server: no connection, or only its challenge GET failed. */
 export function wasNotSent(error: unknown): boolean {
   return (
     (error instanceof ApiError || error instanceof NetworkError || error instanceof TimeoutError) &&

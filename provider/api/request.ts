@@ -3,9 +3,8 @@ import type { ErrorAnswer, JsonResponse, RequestOptions } from "../client/types"
 import type { Transport } from "./transport";
 
 /**
- * Sends one request of this API: the way every request of `api/` goes to the transport. A failure is
- * told in Ops Manager's terms ({@link inOpsManagerTerms}), then by `explain`, which knows the
- * operation (which id a 404 is about, which role a refusal needs).
+ * Sends one request of this API, its failure told in Ops Manager's terms ({@link inOpsManagerTerms}),
+ * then by `explain`, which knows the operation (which id a 404 is about, which role a refusal needs).
  */
 export async function sendRequest(
   transport: Transport,

@@ -54,9 +54,8 @@ export function maskPrivateKey(privateKey: string): string {
   return privateKey.replace(/[^*-](?=[\s\S]{4})/g, "*");
 }
 
-// The schemas hold what the provider reads. Anything else the server sends (each key's and each page's
-// `links`, say) is dropped unread: a field the provider never reads cannot make a key unmanageable, and
-// a large organization's listing is not slowed by checking it.
+// The schemas hold what the provider reads; the rest (`links`, say) is dropped unread: a field never
+// read cannot make a key unmanageable, nor slow a large organization's listing.
 export const apiKeySchema = z.object({
   id: z.string().min(1),
   desc: z.string().optional(),

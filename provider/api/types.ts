@@ -26,10 +26,7 @@ export type GroupRole = (typeof GROUP_ROLES)[number];
 export const RESOURCE_TYPES = ["CLUSTER", "PROCESS", "REPLICASET"] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
 
-/**
- * Types of log a log collection job collects. The database log has two names, `MONGODB` (deployed
- * servers, the Ops Manager documentation) and `DATABASE` (the spec): either may be given (./database-log).
- */
+/** Types of log a job collects; the database log may be named `MONGODB` or `DATABASE` (./database-log). */
 export const LOG_TYPES = [
   "AUTOMATION_AGENT",
   "BACKUP_AGENT",

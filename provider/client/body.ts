@@ -22,7 +22,6 @@ export interface BodyStream extends AsyncIterable<unknown> {
   destroy(): void;
 }
 
-/** The first value of a header that may repeat. */
 function firstValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }

@@ -7,10 +7,7 @@ import { HttpClient } from "./http-client";
 import { resolveBaseUrl } from "./options";
 import type { ClientOptions } from "./types";
 
-/**
- * The process-wide map, on `globalThis` under a registered symbol so that every copy of this module
- * finds it (a function serializer may copy local modules by value).
- */
+/** The process-wide map, on `globalThis` under a registered symbol: a serializer may copy this module. */
 function registry(): Map<string, HttpClient> {
   const key = Symbol.for("pulumi-opsmanager.client-registry.v1");
   const holder = globalThis as unknown as Record<symbol, Map<string, HttpClient> | undefined>;

@@ -1,7 +1,4 @@
-/**
- * HTTP Digest challenges (RFC 7235 §4.1, RFC 7616 §3.3) as pure functions: parse `WWW-Authenticate` and
- * `Authentication-Info`, and pick the challenge this client can answer.
- */
+/** Digest challenges (RFC 7235 §4.1, RFC 7616 §3.3) parsed, and the one this client can answer picked. */
 
 /** Algorithms this client computes. */
 export type DigestAlgorithm = "MD5" | "MD5-sess" | "SHA-256" | "SHA-256-sess";

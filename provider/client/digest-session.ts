@@ -126,10 +126,7 @@ export class DigestSession {
     }
   }
 
-  /**
-   * Fetches a challenge without credentials to learn the server's {@link OpaqueUse}, while requests that
-   * need it wait. Returns the request's outcome when that fetch answered it.
-   */
+  /** Fetches a challenge to learn the server's {@link OpaqueUse}, others waiting; may answer the request. */
   private async learnOpaques<R extends DigestResponseLike>(
     refused: NonceState,
     request: DigestRequest,
@@ -155,7 +152,6 @@ export class DigestSession {
     }
   }
 
-  /** The nonce for a request's next signed try, fetching one if `source` needs it. */
   private async nonceFor<R extends DigestResponseLike>(
     source: Source,
     request: DigestRequest,
@@ -196,10 +192,7 @@ export class DigestSession {
     return { authorization, nc: state.count };
   }
 
-  /**
-   * Fetches a challenge without credentials. With `share`, its nonce becomes the session's and other
-   * requests wait for it; without, it is for this request alone.
-   */
+  /** Fetches a challenge without credentials; with `share`, the session's nonce, which others wait for. */
   private async probe<R extends DigestResponseLike>(
     request: DigestRequest,
     send: DigestSend<R>,

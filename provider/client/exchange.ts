@@ -54,10 +54,7 @@ export interface RoundTrip {
   timer: RoundTripTimer;
 }
 
-/**
- * The exchange of `trip`: its body read within a limit ({@link readLimited}) or dropped, the round
- * trip's deadline ending with either. `fail` maps a body that breaks off to the family's error.
- */
+/** The exchange of `trip`, its deadline ending when the body is read or dropped; `fail` maps a cut body. */
 export function openExchange(trip: RoundTrip, fail: (error: unknown) => Error): Exchange {
   return {
     status: trip.status,

@@ -181,7 +181,6 @@ export class HttpClient {
     return this.agent;
   }
 
-  /** One round trip, under one {@link RoundTripTimer}. */
   private async send(call: Call, authorization: string | undefined, probe: boolean): Promise<Exchange> {
     const headers: Record<string, string> = { accept: "application/json", "user-agent": this.userAgent };
     if (authorization !== undefined) {

@@ -7,10 +7,7 @@ export interface Secrets {
   authorizations: readonly string[];
 }
 
-/**
- * `text` without the password and the Authorization headers (as sent, JSON-escaped, or HTML-escaped),
- * and without any digest `response=` hash.
- */
+/** `text` without the password, the Authorization headers (raw, JSON- or HTML-escaped) or any digest hash. */
 export function redact(text: string, secrets: Secrets): string {
   let out = text;
   for (const value of [...secrets.authorizations, secrets.password]) {

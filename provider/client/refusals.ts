@@ -74,10 +74,7 @@ export class Refusals {
     return GIVE_UP;
   }
 
-  /**
-   * `call` is done with the server's refusals: it ended, or its last attempt failed in another way (a
-   * timeout, say). If it was retrying for the others, they go on by themselves.
-   */
+  /** `call` is done with the refusals (it ended, or failed otherwise); those it retried for go on alone. */
   release(call: object): void {
     const outage = this.outage;
     if (outage?.leader !== call || outage.until !== undefined) return;

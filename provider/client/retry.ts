@@ -33,10 +33,7 @@ export interface RetryHooks {
   now?(): number;
   /** A number in [0, 1); default `Math.random`. */
   random?(): number;
-  /**
-   * The server's refusals, shared with the other calls to it: a refused connection is then retried
-   * briefly, by one call for all (see {@link Refusals}), not for the whole budget by each.
-   */
+  /** The server's {@link Refusals}, shared by its calls: a refused connection is retried briefly, for all. */
   refusals?: Refusals;
 }
 
@@ -47,10 +44,7 @@ const RETRY_STATUSES_NOT_ACTED = [429, 503];
 /** RFC 9110 §9.2.2: the methods whose effect is the same however often they are sent. */
 const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]);
 
-/**
- * Whether `method` is idempotent by definition (RFC 9110 §9.2.2). A PATCH that sets fields to the
- * values sent is declared so by its caller (`idempotent: true`), as undici's callers do.
- */
+/** Whether `method` is idempotent by definition (RFC 9110 §9.2.2); callers declare others, as in undici. */
 export function isIdempotentMethod(method: HttpMethod): boolean {
   return IDEMPOTENT_METHODS.has(method);
 }
@@ -68,7 +62,7 @@ function checkNumber(option: string, value: number | undefined, min: number, int
   }
 }
 
-/** The retry policy's defaults, which {@link RetryOptions} documents. */
+/** The defaults ({@link RetryOptions}): backoff enough to ride out a server restart or a rate limit. */
 export const RETRY_DEFAULTS: Readonly<RetryPolicy> = {
   maxAttempts: 8,
   baseDelayMs: 250,
@@ -76,10 +70,7 @@ export const RETRY_DEFAULTS: Readonly<RetryPolicy> = {
   maxElapsedMs: 120_000,
 };
 
-/**
- * The policy for `options`, defaults from {@link RETRY_DEFAULTS} (enough backoff to ride out a server
- * restart or a rate-limit window). Throws an `InvalidArgumentError` naming the option at fault.
- */
+/** The policy for `options`, each left out from {@link RETRY_DEFAULTS}; throws an `InvalidArgumentError`. */
 export function resolveRetryPolicy(options: RetryOptions = {}): RetryPolicy {
   checkNumber("retry.maxAttempts", options.maxAttempts, 1, true);
   checkNumber("retry.baseDelayMs", options.baseDelayMs, 0, false);

@@ -79,7 +79,6 @@ export function transportError(error: unknown, trip: FailedRoundTrip): Error {
   });
 }
 
-/** The codes along an error's `cause` chain, outermost first. */
 function errorCodes(error: unknown): string[] {
   const codes: string[] = [];
   let current: unknown = error;

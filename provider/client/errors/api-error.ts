@@ -84,10 +84,7 @@ export class ApiError extends RequestError implements ServerAnswer {
     return this.copyWith({ retryBudget: { leftMs, totalMs } });
   }
 
-  /**
-   * The same error with `hint` as its advice: same status, codes and fields, and the message of
-   * {@link ApiErrorInit.hint}. The original is left as it is (several callers may hold it).
-   */
+  /** A copy with `hint` as its advice ({@link ApiErrorInit.hint}): several callers may hold the original. */
   withHint(hint: string): ApiError {
     return this.copyWith({ hint });
   }

@@ -19,10 +19,8 @@ export interface AuthenticationErrorInit extends Omit<ApiErrorInit, "status"> {
 }
 
 /**
- * The server rejected the credentials (code `OM_ERR_AUTH`): a 401 after a correctly signed digest
- * answer to a fresh challenge. The message names the call and never a credential. Its advice is what
- * HTTP says (check the credentials); a layer that knows what the credentials are gives its own with
- * `withHint`.
+ * Digest authentication could not get past a 401 (code `OM_ERR_AUTH`), most often because the server
+ * rejected the credentials; see `why`. The message names the call, never a credential.
  */
 export class AuthenticationError extends ApiError {
   /** Why authentication failed; see {@link AuthenticationErrorInit.why}. */

@@ -3,10 +3,7 @@ export interface CallInfo {
   method: string;
   path: string;
   url: string;
-  /**
-   * Set when this call is the bodyless `GET` that fetched the challenge for a request with a body: that
-   * request's method. The request itself was not sent.
-   */
+  /** For the bodyless `GET` that fetched a challenge: the method of the request, which was not sent. */
   probeFor?: string;
 }
 

@@ -7,10 +7,7 @@ export interface RequestErrorInit extends CallInfo {
   requestSent?: boolean;
 }
 
-/**
- * An error about one request: it holds the call once, and its message starts with it
- * (`GET /orgs/5f1…/apiKeys failed: …`). The absolute URL is in `url`, not in the message.
- */
+/** An error about one request, whose message starts with it (`GET /orgs/… failed: …`); its URL is `url`. */
 export class RequestError extends OpsManagerError {
   /** The method of the request that failed, e.g. `PATCH`. */
   readonly method: string;
