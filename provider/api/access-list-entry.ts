@@ -1,8 +1,7 @@
 /**
- * An entry of an API key's access list as one canonical string: an IPv4 or IPv6 address, or a CIDR
- * block. The server shows an address entry as both `ipAddress: "10.0.0.1"` and `cidrBlock:
- * "10.0.0.1/32"` (NOTES.md), so an address and the block of that one address are one entry, spelt as
- * the address. IPv6 is spelt as RFC 5952 says (lower case, zeros compressed): `::1`.
+ * An entry of an API key's access list as one canonical string. The server shows an address entry as
+ * both `ipAddress: "10.0.0.1"` and `cidrBlock: "10.0.0.1/32"`, so an address and the block of that one
+ * address are one entry, spelt as the address; IPv6 as RFC 5952 spells it (`::1`).
  */
 import { isIPv4, isIPv6 } from "node:net";
 import ipaddr from "ipaddr.js";
@@ -37,9 +36,8 @@ const spell = (address: ipaddr.IPv4 | ipaddr.IPv6) =>
   address.kind() === "ipv6" ? (address as ipaddr.IPv6).toRFC5952String() : address.toString();
 
 /**
- * `text` as a canonical entry, or the rule it breaks. `10.0.0.1/32` is the address `10.0.0.1`; a block
- * with bits set past its prefix (`10.0.0.5/24`) is refused, its network suggested, since the server
- * would hold another block than the one written.
+ * `text` as a canonical entry, or the rule it breaks. A block with bits set past its prefix
+ * (`10.0.0.5/24`) is refused, its network suggested: the server would hold another block than written.
  *
  * @example
  * canonicalEntry("2001:DB8:0::1/128"); // { entry: "2001:db8::1", kind: "address" }

@@ -1,8 +1,7 @@
 /**
- * An organization API key's access list (documented outside the spec; NOTES.md, "Organization API keys
- * beyond the spec"): `GET`/`POST /orgs/{ORG-ID}/apiKeys/{API-KEY-ID}/accessList` and `DELETE
- * …/accessList/{ENTRY}`. The POST takes an array, even of one entry, only adds, and answers the whole
- * list; an entry in a path has its `/` written `%2F`, once.
+ * An organization API key's access list (the Ops Manager documentation; not in the spec): `GET`/`POST
+ * /orgs/{ORG-ID}/apiKeys/{API-KEY-ID}/accessList` and `DELETE …/accessList/{ENTRY}`. The POST takes an
+ * array, even of one entry, only adds, and answers the whole list.
  */
 import { z } from "zod";
 import { ApiError } from "../client/errors";
@@ -31,8 +30,7 @@ export interface AccessListEntry extends CanonicalEntry {
   count?: number;
 }
 
-// What the provider reads of an entry; links and anything newer are dropped unread. The entry is the
-// address when the server gives one, else the block.
+// The entry is the address when the server gives one, else the block; the rest is dropped unread.
 const entrySchema = z
   .object({
     cidrBlock: z.string().min(1),
@@ -66,9 +64,9 @@ function listPath(orgId: string, apiKeyId: string): string {
 }
 
 /**
- * The path segment of an entry: its `/` written `%2F` (the documentation's path parameter), nothing
- * else escaped, since a canonical entry holds only hex digits, `.`, `:` and one `/`. Escaping it again
- * (`%252F`) names an entry no list has (Terraform's #1984).
+ * The path segment of an entry: its one `/` written `%2F`, as the documentation's path parameter; a
+ * canonical entry needs no other escape. Escaped twice (`%252F`), it names an entry no list has
+ * (mongodb/terraform-provider-mongodbatlas#1984).
  */
 export function entrySegment(entry: string): string {
   const parsed = canonicalEntry(entry);
@@ -102,10 +100,7 @@ function requestAs(transport: Transport, options: RequestOptions, orgId: string,
   return sendRequest(transport, options, (error) => explain(error, orgId, apiKeyId));
 }
 
-/**
- * `GET …/accessList`: a key's access list, paged as an organization's keys are, each entry known by
- * its `cidrBlock` (an address entry carries its `/32` or `/128` block too).
- */
+/** `GET …/accessList`: a key's access list, each entry known by its `cidrBlock` (an address's too). */
 export function accessListListing(orgId: string, apiKeyId: string): Listing<AccessListEntry> {
   const path = listPath(orgId, apiKeyId);
   return defineListing({
@@ -119,10 +114,7 @@ export function accessListListing(orgId: string, apiKeyId: string): Listing<Acce
   });
 }
 
-/**
- * Every entry of a key's access list, each once, read through the same consistent-page reader as an
- * organization's keys (a read whose pages disagree is read again).
- */
+/** Every entry of a key's access list, each once, its pages read until they agree. */
 export async function listAccessList(
   transport: Transport,
   orgId: string,
@@ -163,10 +155,7 @@ export async function addToAccessList(
   return { entries: page.results, complete: page.results.length === page.totalCount };
 }
 
-/**
- * `DELETE …/accessList/{ENTRY}`, the entry's `/` as `%2F`. Declared idempotent: removing an entry twice
- * leaves the list as removing it once.
- */
+/** `DELETE …/accessList/{ENTRY}`, declared idempotent: removing an entry twice is removing it once. */
 export async function removeFromAccessList(
   transport: Transport,
   orgId: string,

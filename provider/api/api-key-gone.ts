@@ -2,8 +2,7 @@ import { ApiError } from "../client/errors";
 
 /**
  * Whether `error` says the API key no longer exists: `API_KEY_NOT_FOUND`, which the error table lists
- * as 400 ("No API Key with ID {ID} exists.") and servers also answer as 404. Both are treated alike, as
- * the Terraform Atlas provider does after its users' reports (NOTES.md).
+ * as 400 and servers also answer as 404 (the Terraform Atlas provider takes both alike too).
  */
 export function isApiKeyGone(error: unknown): boolean {
   return (

@@ -1,8 +1,4 @@
-/**
- * An organization API key made and deleted (deployed server, beyond the spec; NOTES.md "Organization
- * API keys beyond the spec"): `POST /orgs/{ORG-ID}/apiKeys`, whose answer is the only one that carries
- * the whole private key, and `DELETE /orgs/{ORG-ID}/apiKeys/{API-KEY-ID}`.
- */
+/** An organization API key made and deleted (the Ops Manager documentation; not in the spec). */
 import { z } from "zod";
 import { type RequestError, ResponseShapeError } from "../client/errors";
 import type { JsonResponse, RequestOptions } from "../client/types";
@@ -47,9 +43,8 @@ const createdKeySchema: z.ZodType<CreatedApiKey> = z.object({
 });
 
 /**
- * A key the server made whose create answer did not give what using it needs (its whole private key,
- * say) though it named the key: `createdId` is that key's id, so that it can be deleted rather than
- * left behind. Code `OM_ERR_UNCERTAIN_CREATE`, as the create's other unreadable answers.
+ * A key the server made whose create answer named it but not what using it needs (its whole private
+ * key): `createdId` lets it be deleted rather than left behind. Code `OM_ERR_UNCERTAIN_CREATE`.
  */
 export class CreatedKeyUnreadError extends UncertainCreateError {
   /** The id the create's answer gave the new key. */
@@ -72,10 +67,7 @@ function requestAs(transport: Transport, operation: Operation, options: RequestO
   );
 }
 
-/**
- * The answer's error without the start of its body: the body of a create's answer may hold the whole
- * private key (a JSON answer cut short, say), which must reach no message.
- */
+/** `error` without the body it quotes, which may hold the whole private key (a JSON answer cut short). */
 function withoutBody(error: unknown): unknown {
   if (!(error instanceof ResponseShapeError) || error.bodySnippet === undefined) return error;
   return new ResponseShapeError({
@@ -103,12 +95,10 @@ function checkNewKey(key: NewApiKey): NewApiKey {
 }
 
 /**
- * `POST /orgs/{ORG-ID}/apiKeys` with `{desc, roles}`: a new key, with its whole private key (the only
- * answer that ever shows it). The POST is never sent twice. When the server may have made a key whose
- * answer cannot be read (a 5xx other than 503, a connection cut or a timeout after sending, a 2xx that
- * is not the key) the error is an `UncertainCreateError`; when the answer named the key's id but not
- * its whole private key, a {@link CreatedKeyUnreadError} carrying that id. No error carries any part
- * of the answer's body.
+ * `POST /orgs/{ORG-ID}/apiKeys` with `{desc, roles}`: a new key with its whole private key, which no
+ * other answer shows. Never sent twice. When the server may have made a key whose answer cannot be
+ * read, the error is an `UncertainCreateError`, or a {@link CreatedKeyUnreadError} when the answer
+ * named the key's id; no error carries any part of the answer's body.
  */
 export async function createOrgApiKey(
   transport: Transport,

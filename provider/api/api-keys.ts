@@ -23,10 +23,7 @@ export interface ApiKeyChange {
 /** Where to find a key: by its id or by its public key. */
 export type ApiKeySelector = { id: string; publicKey?: undefined } | { publicKey: string; id?: undefined };
 
-/**
- * One request of a key operation, its errors told in this API's terms: a 401 with an `errorCode` as
- * the role `operation` needs, a "not found" answer as the id in `ids` the server did not know.
- */
+/** One request of a key operation: a refusal told as the role it needs, a "not found" as the id. */
 function requestAs(transport: Transport, operation: Operation, options: RequestOptions, ids: PathIds) {
   return sendRequest(transport, options, (error) =>
     explainAuthorization(explainNotFound(error, ids), operation),
@@ -37,10 +34,7 @@ function keysPath(orgId: string): string {
   return `/orgs/${idSegment("orgId", orgId)}/apiKeys`;
 }
 
-/**
- * A key of a listing: its id and public key read, the rest of its record checked against the key
- * schema (and its private key masked) only when {@link key} is first called (see {@link ListedRecord}).
- */
+/** A listed key: id and public key read now, the rest checked (and masked) when {@link key} is called. */
 export class ListedApiKey extends ListedRecord<ApiKey> {
   readonly publicKey: string;
 
@@ -55,10 +49,7 @@ export class ListedApiKey extends ListedRecord<ApiKey> {
   }
 }
 
-/**
- * `GET /orgs/{ORG-ID}/apiKeys`: an organization's API keys, each known by its id and public key, read
- * through ./listing-pages.ts (`readListingPage`, `readListingByPage`, `readWholeListing`).
- */
+/** `GET /orgs/{ORG-ID}/apiKeys`: an organization's API keys, each known by its id and public key. */
 export function orgApiKeyListing(orgId: string): Listing<ApiKey, ListedApiKey> {
   const path = keysPath(orgId);
   return defineListing({

@@ -1,17 +1,10 @@
-/**
- * Where Ops Manager's public API lives below a server's URL: `/api/public/v1.0` (spec, Base URL). The
- * transport takes the API root as its base URL and knows nothing of this path.
- */
-
-/** The path of Ops Manager's public API below the server's URL. */
+/** The path of Ops Manager's public API below the server's URL (spec, Base URL). */
 export const API_ROOT_PATH = "/api/public/v1.0";
 
 /**
- * The API root for a server URL as a user types it: `https://om.example.com:8443` becomes
- * `https://om.example.com:8443/api/public/v1.0`; a URL with a path (a proxy's prefix, or the API root
- * itself) is taken as the API root as given. A URL the transport will refuse (no http(s) scheme,
- * credentials, a query or fragment) is returned as given, so that the transport's check names it as
- * the user typed it.
+ * The API root for a server URL as a user types it; a URL with a path (a proxy's prefix, or the API
+ * root itself) is taken as the API root. A URL the transport will refuse is returned as given, so that
+ * the transport's check names it as the user typed it.
  *
  * @example
  * apiRoot("https://om.example.com:8443") // "https://om.example.com:8443/api/public/v1.0"

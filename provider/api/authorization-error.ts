@@ -22,11 +22,8 @@ const JOB_WORK = {
   deleteLogCollectionJob: "deleting a log collection job",
 } as const;
 
-// Roles per operation, from the Ops Manager API documentation: "Organization Programmatic API Keys"
-// (any role in the organization retrieves its keys; Organization Owner or Organization User Admin
-// creates, updates or deletes one) and "Log Collection Jobs" (a project role among Automation, Backup
-// and Monitoring Admin for every one of its endpoints; a Project Owner holds them all) and "Project API
-// Keys" (any project role lists them; Project Owner or Project User Admin assigns and unassigns one).
+// Roles per operation, from the Ops Manager API documentation's pages "Organization Programmatic API
+// Keys", "Log Collection Jobs" and "Project API Keys".
 function describe(operation: Operation): { what: string; needs: string } {
   switch (operation.kind) {
     case "listOrgApiKeys":
@@ -79,11 +76,9 @@ function describe(operation: Operation): { what: string; needs: string } {
 }
 
 /**
- * The server took the credentials but not this call (code `OM_ERR_FORBIDDEN`): a 401 that carries an
- * `errorCode` (`USER_UNAUTHORIZED`, `NOT_ORG_ADMIN`, `NOT_IN_GROUP`, …), which deployed servers answer
- * to valid credentials without the role the operation needs. Bad credentials come as a 401 without an
- * `errorCode` and stay an `AuthenticationError`. The message names the code, the operation and the role
- * the documentation says it needs.
+ * The server took the credentials but not this call (code `OM_ERR_FORBIDDEN`): a 401 with an `errorCode`
+ * (`USER_UNAUTHORIZED`, `NOT_ORG_ADMIN`, …), which deployed servers answer to valid credentials without
+ * the role the operation needs; bad credentials get one without, an `AuthenticationError`.
  *
  * @example
  * `PATCH /orgs/5f1…/apiKeys/5f2… failed: 401 USER_UNAUTHORIZED — Current user is not authorized to perform this action. (the credentials were accepted, but updating an organization API key needs the Organization Owner (ORG_OWNER) or Organization User Admin role in organization 5f1…; give the API key that role, or configure a key that has it)`
@@ -123,10 +118,7 @@ export class AuthorizationError extends ApiError {
   }
 }
 
-/**
- * `error` as an {@link AuthorizationError} when it is a 401 carrying an `errorCode` (valid credentials
- * without the role `operation` needs); any other error as it is.
- */
+/** `error` as an {@link AuthorizationError} when it is a 401 with an `errorCode`; any other as it is. */
 export function explainAuthorization(error: unknown, operation: Operation): unknown {
   if (error instanceof ApiError && error.status === 401 && error.errorCode !== undefined) {
     return new AuthorizationError(error, operation);

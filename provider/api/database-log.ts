@@ -1,9 +1,7 @@
 /**
- * The database log's two names. Deployed servers call it `MONGODB` (the Ops Manager documentation, the
- * requests of MongoDB's Go client, mongocli's `--type`); the spec calls it `DATABASE`. Whether a
- * deployed server takes `DATABASE` too is not documented (NOTES.md), so a create is sent with the name
- * the program declares, then the other once if the server refuses it, and the name the server took is
- * remembered (in a {@link DatabaseLogMemory} its caller keeps per server).
+ * The database log's two names: `MONGODB` on deployed servers (the Ops Manager documentation, MongoDB's
+ * Go client, mongocli's `--type`), `DATABASE` in the spec. Whether a deployed server takes `DATABASE`
+ * too is not documented, so the server's answer decides (docs/servers.md, "The database log's name").
  */
 import { ApiError } from "../client/errors";
 
@@ -48,11 +46,9 @@ export function refusesLogType(error: unknown, name: string): boolean {
 }
 
 /**
- * Sends a create through `send` with `logTypes` naming the database log as the server takes it. While
- * `memory` has not learned the name, one create sends the name it declares; if the server refuses that
- * log type with a 400 (which means nothing was created), it sends once more with the other name. The
- * name that passed is remembered in `memory`, so later creates cost one request; creates naming the
- * database log meanwhile wait for it. A list without the database log is sent as it is.
+ * Sends a create through `send` with `logTypes` naming the database log as the server takes it. Until
+ * `memory` knows the name, one create sends the declared name and, if the server refuses that log type
+ * with a 400 (so nothing was made), the other; creates naming the database log meanwhile wait for it.
  */
 export async function sendNamingDatabaseLog<T>(
   memory: DatabaseLogMemory,

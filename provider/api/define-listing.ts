@@ -1,8 +1,3 @@
-/**
- * A listing defined by what differs from one to the next: its path, its noun, its GET and its record's
- * schema. The rest (the envelope, checking a record on use, reading the pages until they agree) is
- * ./listing-pages.ts, the same for every listing.
- */
 import type { z } from "zod";
 import type { ListedRecord } from "./listed-record";
 import { type Listing, listedById } from "./listing-pages";

@@ -19,9 +19,8 @@ function json(value: unknown): string {
 }
 
 /**
- * The rule an identifier that becomes a path segment breaks, or `undefined` when it is fine: it must be
- * a non-empty string without `/`, `?`, `#`, `%`, white space or control characters. (`%` is refused
- * rather than encoded so that `%2F` cannot be mistaken for a path separator by a proxy on the way.)
+ * The rule an id bound for a path segment breaks, or `undefined`. `%` is refused rather than encoded,
+ * so that no proxy on the way can mistake `%2F` for a path separator.
  */
 export function idRule(value: unknown): string | undefined {
   if (typeof value !== "string") return "must be a string";

@@ -27,11 +27,9 @@ export interface InconsistentListingErrorInit {
 }
 
 /**
- * A listing (an organization's keys, a project's jobs) whose pages disagreed with each other on every
- * read, or (where two reads must agree) that never gave the same ids twice in a row (code
- * `OM_ERR_INCONSISTENT_LISTING`): records were added or deleted while the pages were read, so a record
- * could have been on no page or on two. Such a listing is read again a bounded number of times, then
- * reported rather than trusted: no record is taken to be gone on its word.
+ * A listing whose pages disagreed on every read, or (where two reads must agree) that never gave the
+ * same ids twice in a row (code `OM_ERR_INCONSISTENT_LISTING`): records were added or deleted meanwhile,
+ * so a record could have been on no page or on two. No record is taken to be gone on its word.
  *
  * @example
  * `GET /orgs/5f1…/apiKeys: the organization's key listing kept changing while it was read (read 3 times; …)`

@@ -1,10 +1,8 @@
 /**
- * A record of a listed page: what it is known by (its id) read now, the rest of it checked only when
- * first used, so that a record the server describes wrongly fails the resource that uses it, not every
- * resource of the listing, and a listing of thousands checks only the records a deployment uses.
- *
- * It takes the check as a function rather than a schema, so that its declaration names no zod type
- * (the package's public declarations must not: see `types.ts`).
+ * A record of a listed page: its id read now, the rest checked only when first used, so that a record
+ * the server describes wrongly fails only the resource that uses it, and a listing of thousands checks
+ * only the records a deployment uses. The check is a function, not a schema, so that the declaration
+ * names no zod type (see `types.ts`).
  */
 export class ListedRecord<T> {
   readonly id: string;

@@ -1,10 +1,7 @@
 /**
- * Reading a paged listing (an organization's keys, a project's log collection jobs) so that it can be
- * trusted: pages are offsets into a list that others may change meanwhile (spec, List API keys:
- * `pageNum`, `itemsPerPage`, `totalCount`), so a read whose pages disagree is read again, and reported
- * when it never agrees. Every listing goes through here: a {@link Listing} says where it is and how its
- * records are checked, and {@link readListingPage}, {@link readListingByPage} and
- * {@link readWholeListing} read it.
+ * Reading a paged listing so that it can be trusted: pages are offsets into a list that others may
+ * change meanwhile (spec, List API keys: `pageNum`, `itemsPerPage`, `totalCount`), so a read whose
+ * pages disagree is read again, and reported when it never agrees.
  */
 
 import { isRecord } from "../client/is-record";
@@ -33,10 +30,7 @@ export interface PageOptions {
   itemsPerPage?: number;
 }
 
-/**
- * `pageNum` and `itemsPerPage` of one page, defaults filled in (1, and the spec's largest 500: fewer
- * round trips) and checked before anything is sent.
- */
+/** `pageNum` and `itemsPerPage` of one page, defaults filled in and checked before anything is sent. */
 export function pageQuery(options: PageOptions): PageRequest {
   const pageNum = options.pageNum ?? 1;
   const itemsPerPage = options.itemsPerPage ?? MAX_ITEMS_PER_PAGE;
@@ -56,10 +50,8 @@ export function pageQuery(options: PageOptions): PageRequest {
 /** How many times a listing whose pages disagree is read in all before it is reported. */
 export const LISTING_READS = 3;
 
-/**
- * Pages of one read asked at once after page 1: enough that a listing of thousands is not read one
- * round trip at a time, few enough that one listing does not crowd out the deployment's other calls.
- */
+// Pages asked at once after page 1: a listing of thousands is not read one round trip at a time, nor
+// does it crowd out the deployment's other calls.
 const PAGES_AT_ONCE = 8;
 
 /** How a listing is read. */
@@ -78,11 +70,7 @@ export interface Page<K> {
   url: string;
 }
 
-/**
- * One listing of the API: where it is, what it lists, and how a record of its pages is read. A record
- * is known by its `names` (the first its id) as soon as its page is in; the rest is checked when the
- * record is first used ({@link ListedRecord}).
- */
+/** One listing of the API: where it is, what it lists, how its records are read ({@link ListedRecord}). */
 export interface Listing<T, L extends ListedRecord<T> = ListedRecord<T>> {
   /** Below the API root, its ids checked: `/orgs/{ORG-ID}/apiKeys`. Also what the listing is known by. */
   readonly path: string;
@@ -103,10 +91,7 @@ export interface Listing<T, L extends ListedRecord<T> = ListedRecord<T>> {
 export const listedById = <T>(names: Readonly<Record<string, string>>, check: () => T): ListedRecord<T> =>
   new ListedRecord(names.id ?? "", check);
 
-/**
- * One page of `listing`, its options checked before anything is sent, its envelope checked now and
- * each record when it is used. A record without its names fails the whole page, naming the record.
- */
+/** One page of `listing`: envelope checked now, records when used; a record without its names fails it. */
 export async function readListingPage<T, L extends ListedRecord<T>>(
   transport: Transport,
   listing: Listing<T, L>,
@@ -119,7 +104,7 @@ export async function readListingPage<T, L extends ListedRecord<T>>(
     for (const name of listing.names) {
       const field = isRecord(value) ? value[name] : undefined;
       if (typeof field !== "string" || field === "") {
-        // Without what it is known by: the record's check says what is wrong, as for the rest of it.
+        // The record's own check says best what is wrong; the missing names, when it finds nothing.
         listing.check(response, value, index);
         throw unnamedRecordError(response, listing.path, index, listing.names.join(" or "));
       }
@@ -131,12 +116,9 @@ export async function readListingPage<T, L extends ListedRecord<T>>(
 }
 
 /**
- * Every record of `listing`, handed to `onPage` page by page as they arrive, so a caller can use a
- * record before the whole listing is in. A listing whose pages disagree is read again, up to
- * `maxReads` reads in all, and every read's pages are handed over (a record on any page was really
- * listed). Resolves when a read's pages agreed (once: a caller that takes a missing record to be gone
- * must look again, as the shared listings of resources/ do); rejects with an `InconsistentListingError`
- * when none did, or with the first page's error.
+ * Every record of `listing`, handed to `onPage` as each read's pages arrive (a record on any page was
+ * really listed). Resolves once a read's pages agreed: a caller that takes a missing record to be gone
+ * must look again. Rejects with an `InconsistentListingError`, or with the first page's error.
  */
 export async function readListingByPage<T, L extends ListedRecord<T>>(
   transport: Transport,
@@ -150,10 +132,7 @@ export async function readListingByPage<T, L extends ListedRecord<T>>(
   });
 }
 
-/**
- * Every record of `listing`, each once and checked. With `sameTwice`, taken only when two reads in a
- * row agree and list the same ids (see {@link ListingReadOptions.sameTwice}).
- */
+/** Every record of `listing`, each once and checked; `sameTwice` as {@link ListingReadOptions.sameTwice}. */
 export async function readWholeListing<T, L extends ListedRecord<T>>(
   transport: Transport,
   listing: Listing<T, L>,
@@ -175,11 +154,10 @@ type Read<K> = { pages: K[][]; url: string; disagreement?: string };
 const count = (n: number) => n.toLocaleString("en-US");
 
 /**
- * Reads a listing once: page 1, then the others concurrently, each handed to `onPage` as it arrives,
- * and says whether the pages agree. They agree when every page gives page 1's `totalCount`, every page
- * but the last is full, the last holds the rest, and no id is on two pages, so that the records add up to
- * `totalCount`. A record deleted or added before the page being read shifts the later pages by one
- * (offset paging): a record is then on no page, or on two. Once a page disagrees no other page is asked.
+ * Reads a listing once, page 1 then the others concurrently, and says whether the pages agree: each
+ * gives page 1's `totalCount`, each but the last is full, the last holds the rest, and no id is on two.
+ * A record added or deleted before the page being read shifts the later pages by one (offset paging),
+ * leaving a record on no page or on two. Once a page disagrees no other page is asked.
  */
 async function readListingOnce<K extends { id: string }>(
   readPage: (request: PageRequest) => Promise<Page<K>>,
@@ -263,10 +241,9 @@ function oneOnly(first: Set<string>, second: Set<string>, noun: ListingNoun): st
 }
 
 /**
- * Reads a listing until its pages agree (see {@link readListingOnce}), at most `maxReads` times in all,
- * and returns the pages of the read accepted, in page order; with `sameTwice`, until two reads in a row
- * agree and list the same ids (the later one is returned). Throws an {@link InconsistentListingError}
- * when no read was accepted.
+ * The pages of a listing, in page order, read until they agree (see {@link readListingOnce}) or, with
+ * `sameTwice`, until two reads in a row agree and list the same ids, at most `maxReads` times in all.
+ * Throws an {@link InconsistentListingError} when no read was accepted.
  */
 export async function readConsistentListing<K extends { id: string }>(
   path: string,

@@ -1,10 +1,7 @@
 /**
- * What the server's answers to a log collection job's endpoints beyond the create mean. Two of them must
- * never be confused: "this server has no such operation" (a server that follows the spec alone, which
- * shows only the create) and "this job is gone" (a job deleted or expired away). The first is a 405, a
- * 501, or a 404 that names no Ops Manager entity (no `errorCode`, or `RESOURCE_NOT_FOUND`, the code of a
- * path the server has no route for); the second is the error table's own code for a job the project
- * does not have, `LOG_COLLECTION_JOB_NOT_FOUND_IN_GROUP` (404).
+ * What the server's answers to a job's endpoints beyond the create mean. "This server has no such
+ * operation" (one that follows the spec, which shows only the create) must never be read as "this job
+ * is gone" (the error table's `LOG_COLLECTION_JOB_NOT_FOUND_IN_GROUP`, 404).
  */
 import { ApiError, AuthenticationError } from "../client/errors";
 import { explainAuthorization, type Operation } from "./authorization-error";
@@ -21,8 +18,8 @@ export type JobOperationKind = keyof typeof JOB_OPERATIONS;
 
 /**
  * Whether `error` says the server has no such operation: 405 or 501, or a 404 without an `errorCode` or
- * with `RESOURCE_NOT_FOUND`. A 404 that names a project or a job (`GROUP_NOT_FOUND`,
- * `LOG_COLLECTION_JOB_NOT_FOUND_IN_GROUP`) is an answer of a server that has the operation.
+ * with `RESOURCE_NOT_FOUND` (a path with no route). A 404 that names a project or a job is an answer of
+ * a server that has the operation.
  */
 export function isMissingOperation(error: unknown): error is ApiError {
   if (!(error instanceof ApiError) || error instanceof AuthenticationError || !error.requestSent)
@@ -56,9 +53,8 @@ const EXTENSION_HINTS: Record<string, string> = {
 };
 
 /**
- * `error` told in this API's terms for `operation` on job `jobId` of project `groupId`: a missing
- * operation as such, the extension's error codes with what to do, a 401 with an `errorCode` as the
- * role it needs, a "not found" naming the id.
+ * `error` in this API's terms for `operation`: a missing operation as such, the extension's error codes
+ * with what to do, a refusal as the role it needs, a "not found" naming the id.
  */
 export function explainJobError(
   error: unknown,

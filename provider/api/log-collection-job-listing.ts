@@ -1,8 +1,7 @@
 /**
- * `GET /groups/{GROUP-ID}/logCollectionJobs`: a project's log collection jobs, paged as the keys of an
- * organization are (`pageNum`, `itemsPerPage` up to 500, `totalCount`; the documentation's "Get All Log
- * Collection Jobs for One Project"), read through ./listing-pages.ts as every listing is. Not in the
- * spec: a server that follows it alone answers 405 or 404 here (./log-collection-job-answers).
+ * `GET /groups/{GROUP-ID}/logCollectionJobs` (the documentation's "Get All Log Collection Jobs for One
+ * Project"), paged as an organization's keys are. Not in the spec: a server that follows it alone
+ * answers 405 or 404 here (./log-collection-job-answers).
  */
 import { defineListing } from "./define-listing";
 import { hex24Segment } from "./ids";
@@ -12,6 +11,7 @@ import { explainJobError } from "./log-collection-job-answers";
 import { sendRequest } from "./request";
 import { type LogCollectionJobRecord, logCollectionJobRecordSchema } from "./schemas";
 
+/** `/groups/{GROUP-ID}/logCollectionJobs`, the project's id checked first. */
 export function jobsPath(groupId: string): string {
   return `/groups/${hex24Segment("groupId", groupId)}/logCollectionJobs`;
 }

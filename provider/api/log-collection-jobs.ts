@@ -27,14 +27,11 @@ import type { Transport } from "./transport";
 import { UncertainCreateError } from "./uncertain-create-error";
 
 /**
- * `POST /groups/{GROUP-ID}/logCollectionJobs`: start a job that downloads the logs of a deployment.
- * The body is checked against the spec's rules before anything is sent. The transport never sends a
- * POST twice where the server may have acted on it; when that may have happened, the error says so
- * (an `UncertainCreateError`). A 2xx answer whose body cannot be read, or holds no id, is such a case;
- * one whose id is present but malformed is a `MalformedCreateAnswerError` carrying it, so that the job
- * is still recorded.
- * `databaseLog` is what the server showed of the database log's name (see `sendNamingDatabaseLog`);
- * default: nothing yet, learned for this call only.
+ * `POST /groups/{GROUP-ID}/logCollectionJobs`: start a job that downloads the logs of a deployment, its
+ * body checked against the spec's rules first. When the server may have acted but the answer cannot be
+ * read (a 2xx without an id, say), the error is an `UncertainCreateError`; a malformed id comes as a
+ * `MalformedCreateAnswerError` carrying it, so that the job is still recorded. `databaseLog` is what
+ * the server showed of the database log's name (see `sendNamingDatabaseLog`); default: nothing yet.
  *
  * @returns the id of the new job (24 hex digits).
  */
@@ -109,11 +106,9 @@ function jobPath(groupId: string, jobId: string): string {
 }
 
 /**
- * `PATCH /groups/{GROUP-ID}/logCollectionJobs/{JOB-ID}` with `{"expirationDate": …}`: move the job's
- * expiration (documentation, "Extend a Log Collection Job"; answered without a body). The date goes as
- * the server writes dates, UTC in whole seconds. The server's limits (in the future, at most 6 months
- * after the job's creation, not an expired job) come back as its own error codes, with what to do.
- * Not in the spec: a server that follows it alone has no such operation (see `isMissingOperation`).
+ * `PATCH /groups/{GROUP-ID}/logCollectionJobs/{JOB-ID}` with `{"expirationDate": …}`, answered without
+ * a body (documentation, "Extend a Log Collection Job"), the date as the server writes dates: UTC, whole
+ * seconds. The server's limits come back as its own error codes. Not in the spec (`isMissingOperation`).
  */
 export async function extendLogCollectionJob(
   transport: Transport,
@@ -138,9 +133,8 @@ export async function extendLogCollectionJob(
 }
 
 /**
- * `DELETE /groups/{GROUP-ID}/logCollectionJobs/{JOB-ID}`: delete the job and its archive, whether it
- * is in progress or finished. Not in the spec (see `isMissingOperation`); a job already gone is
- * `LOG_COLLECTION_JOB_NOT_FOUND_IN_GROUP` (see `isJobGone`).
+ * `DELETE /groups/{GROUP-ID}/logCollectionJobs/{JOB-ID}`: the job and its archive, finished or not. Not
+ * in the spec (see `isMissingOperation`); for a job already gone, see `isJobGone`.
  */
 export async function deleteLogCollectionJob(
   transport: Transport,
@@ -166,10 +160,7 @@ export function mayHaveActed(error: unknown): error is RequestError {
   return false;
 }
 
-/**
- * Whether a failed request never reached the server: the connection could not be made, or only the
- * bodyless request that fetches the challenge before it failed. The server then cannot have acted.
- */
+/** Whether a failed request never reached the server: no connection, or only its challenge GET failed. */
 export function wasNotSent(error: unknown): boolean {
   return (
     (error instanceof ApiError || error instanceof NetworkError || error instanceof TimeoutError) &&

@@ -1,9 +1,8 @@
 import { ResponseShapeError } from "../client/errors";
 
 /**
- * A create the server did make, whose answer named the new id but did not match the schema (an id that
- * is not 24 hex digits, say). Still a {@link ResponseShapeError} with its code and message; `createdId`
- * is the id as the server gave it, so that the caller can record what exists rather than lose it.
+ * A create the server made whose answer named the new id but did not match the schema (an id not 24 hex
+ * digits, say): a {@link ResponseShapeError} whose `createdId` lets the caller record what exists.
  */
 export class MalformedCreateAnswerError extends ResponseShapeError {
   /** The id the server gave the resource it created. */

@@ -30,9 +30,8 @@ function named(name: IdName, ids: PathIds): string {
 }
 
 /**
- * `error` with advice that names the id it is about, when it is a "not found" answer (404, or 400
- * `API_KEY_NOT_FOUND`, which the error table lists as 400); any other error as it is. The client knows
- * only that a path was not found; this layer knows which of the ids it sent the server did not know.
+ * `error` with advice that names the id it is about, when it is a "not found" answer (404, or the error
+ * table's 400 `API_KEY_NOT_FOUND`); any other error as it is.
  *
  * @example
  * // 404 ORG_NOT_FOUND — No organization with ID 5f…ee exists. (check orgId "5f…ee": the server has
@@ -41,7 +40,7 @@ function named(name: IdName, ids: PathIds): string {
 export function explainNotFound(error: unknown, ids: PathIds): unknown {
   if (!(error instanceof ApiError) || error instanceof AuthenticationError) return error;
   const about = error.errorCode === undefined ? undefined : ID_OF_CODE[error.errorCode];
-  // Treated alike whatever the status, as the Terraform Atlas provider does after users' reports (NOTES.md).
+  // 400 or 404 alike, as the Terraform Atlas provider takes it after its users' reports.
   const keyNotFound = about === "apiKeyId";
   if (error.status !== 404 && !keyNotFound) return error;
   if (about !== undefined && ids[about] !== undefined) {

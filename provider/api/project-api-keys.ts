@@ -1,10 +1,6 @@
 /**
  * Organization API keys in a project (the Ops Manager documentation's "Project API Keys"; not in the
- * spec): `GET /groups/{GROUP-ID}/apiKeys` lists the keys that hold a role in the project, paged as an
- * organization's keys are and read through the same listing path (./listing-pages.ts);
- * `PATCH /groups/{GROUP-ID}/apiKeys/{API-KEY-ID}` with `{"roles": [...]}` assigns a key to the project
- * or sets its roles there ("any roles not in this array are removed"); `DELETE` of that path unassigns
- * it. There is no read of one assignment: the listing is the only way to see one.
+ * spec). There is no read of one assignment: the project's key listing is the only way to see one.
  */
 import type { RequestOptions } from "../client/types";
 import { ListedApiKey } from "./api-keys";
@@ -38,8 +34,7 @@ function requestAs(transport: Transport, operation: Operation, options: RequestO
 
 /**
  * `GET /groups/{GROUP-ID}/apiKeys`: the keys that hold a role in the project, each with every role it
- * holds (its organization's and other projects' too), known by id and public key, read through
- * ./listing-pages.ts as every listing is (`readListingPage`, `readListingByPage`, `readWholeListing`).
+ * holds (its organization's and other projects' too), known by id and public key.
  */
 export function projectApiKeyListing(groupId: string): Listing<ApiKey, ListedApiKey> {
   const path = projectKeysPath(groupId);
@@ -60,10 +55,9 @@ export function projectApiKeyListing(groupId: string): Listing<ApiKey, ListedApi
 }
 
 /**
- * `PATCH /groups/{GROUP-ID}/apiKeys/{API-KEY-ID}` with `{"roles": [...]}`: assign the organization
- * key to the project with exactly these project roles, or set its roles there when it is assigned
- * already. The answer differs by server version (200 with the key in newer documentation, 204 without
- * a body in older): neither is read.
+ * `PATCH /groups/{GROUP-ID}/apiKeys/{API-KEY-ID}` with `{"roles": [...]}`: assign the organization key
+ * to the project with exactly these roles ("any roles not in this array are removed"). The answer
+ * differs by version (200 with the key in newer documentation, 204 in older): neither is read.
  */
 export async function assignProjectApiKey(
   transport: Transport,

@@ -3,9 +3,8 @@ import type { ErrorAnswer, JsonResponse, RequestOptions } from "../client/types"
 import type { Transport } from "./transport";
 
 /**
- * Sends one request of this API: the way every request of `api/` goes to the transport. A failure is
- * told in Ops Manager's terms ({@link inOpsManagerTerms}), then by `explain`, which knows the
- * operation (which id a 404 is about, which role a refusal needs).
+ * Sends one request of this API, its failure told in Ops Manager's terms ({@link inOpsManagerTerms}),
+ * then by `explain`, which knows the operation (which id a 404 is about, which role a refusal needs).
  */
 export async function sendRequest(
   transport: Transport,
@@ -25,8 +24,6 @@ export async function sendRequest(
  */
 const namesErrorCode = (answer: ErrorAnswer) => answer.errorCode !== undefined;
 
-// What the credentials are to Ops Manager: a programmatic API key (or a user and a personal API key),
-// enabled or not, used only from the addresses on its access list.
 const CREDENTIALS = "the public key and private key";
 
 /** What to check when an answer is not this API's: the address, and a version whose bodies these are. */
@@ -34,11 +31,9 @@ export const WRONG_SHAPE_HINT =
   "check that the base URL points at the Ops Manager API and that the server version is supported";
 
 /**
- * `error` with the advice Ops Manager's meaning adds to what HTTP says: rejected credentials are an API
- * key's (enabled, on its access list), a 403 asks for a role or an access-list entry, and the public
- * API speaks HTTP Digest with MD5 or SHA-256, and a body that is not its own means the base URL or the
- * server's version is not the one expected. A copy: the original is left as it is (several callers
- * may hold it). Any other error as it is.
+ * `error` with the advice Ops Manager's meaning adds to HTTP's (an API key's credentials, a 403's role
+ * or access-list entry, its Digest algorithms, a body not its own), as a copy: several callers may hold
+ * the original. Any other error as it is.
  */
 export function inOpsManagerTerms(error: unknown): unknown {
   if (error instanceof AuthenticationError) {

@@ -54,9 +54,8 @@ export function maskPrivateKey(privateKey: string): string {
   return privateKey.replace(/[^*-](?=[\s\S]{4})/g, "*");
 }
 
-// The schemas hold what the provider reads. Anything else the server sends (each key's and each page's
-// `links`, say) is dropped unread: a field the provider never reads cannot make a key unmanageable, and
-// a large organization's listing is not slowed by checking it.
+// The schemas hold what the provider reads; the rest (`links`, say) is dropped unread: a field never
+// read cannot make a key unmanageable, nor slow a large organization's listing.
 export const apiKeySchema = z.object({
   id: z.string().min(1),
   desc: z.string().optional(),
@@ -65,10 +64,7 @@ export const apiKeySchema = z.object({
   roles: z.array(roleSchema).default([]),
 });
 
-/**
- * A page of any listing, its envelope alone: its records are checked one by one when used
- * (./listing-pages.ts, `readListingPage`).
- */
+/** A page of any listing, its envelope alone: its records are checked one by one when used. */
 export const listingPageSchema = z.object({
   results: z.array(z.unknown()),
   totalCount: z.number().int().nonnegative(),
@@ -80,7 +76,7 @@ export const logCollectionJobRequestSchema = z.object({
   sizeRequestedPerFileBytes: z.number().int().positive(),
   logTypes: z.array(z.enum(LOG_TYPES)).min(1),
   redacted: z.boolean(),
-  // Deployed servers take an optional time window, in ms since the epoch (NOTES.md).
+  // Deployed servers take an optional time window, in ms since the epoch (docs/servers.md).
   logCollectionFromDate: z.number().int().positive().max(MAX_DATE_MS).optional(),
   logCollectionToDate: z.number().int().positive().max(MAX_DATE_MS).optional(),
 });
@@ -91,8 +87,7 @@ export const logCollectionJobResponseSchema = z.object({
 
 const optionalText = z.string().nullish();
 
-// What the provider reads of a job record; the rest (the create's fields echoed, `childJobs`, links) is
-// dropped unread, as for keys.
+// The rest of a job record (the create's fields echoed, `childJobs`, links) is dropped unread, as for keys.
 export const logCollectionJobRecordSchema = z.object({
   id: z.string().min(1),
   status: z.string().min(1),

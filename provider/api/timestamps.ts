@@ -1,10 +1,8 @@
 /**
- * Times as the job endpoints take them: `expirationDate` is ISO 8601 (the documentation's "Extend a Log
- * Collection Job" page, e.g. `2019-04-06T12:21:24Z`). A time is accepted only when it names one instant:
- * with a date, a time of day and a zone (without a zone, `2026-03-01T10:00:00` is a local time that
- * differs from one machine to the next). It must be a whole number of seconds: the error table has
- * `FRACTIONAL_TIMESTAMP` ("Timestamp must be whole number of seconds"), so fractions are refused here
- * rather than dropped in silence.
+ * Times as the job endpoints take them: ISO 8601 (the documentation's "Extend a Log Collection Job",
+ * `2019-04-06T12:21:24Z`), accepted only with a zone (without one, `2026-03-01T10:00:00` differs from
+ * one machine to the next) and in whole seconds (the error table's `FRACTIONAL_TIMESTAMP`): fractions
+ * are refused here rather than dropped in silence.
  */
 
 const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(Z|([+-])(\d{2}):(\d{2}))$/;

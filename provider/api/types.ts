@@ -1,9 +1,7 @@
 /**
- * The API's value sets and the shapes of what the server returns, written out as plain types. The
- * package's public declarations take their types from here, never from the zod schemas: a schema's type
- * would bring zod's own declarations into a user's compilation, and those need `esModuleInterop`, which
- * a program made by `pulumi new typescript` does not set. `schemas.ts` checks each schema against its
- * type here.
+ * The API's value sets and response shapes as plain types, which public declarations take instead of
+ * zod's: those need `esModuleInterop`, which a `pulumi new typescript` program does not set.
+ * `schemas.ts` checks each schema against its type here.
  */
 
 /** Organization role names an organization API key can hold (spec: "Organization role values"). */
@@ -28,10 +26,7 @@ export type GroupRole = (typeof GROUP_ROLES)[number];
 export const RESOURCE_TYPES = ["CLUSTER", "PROCESS", "REPLICASET"] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
 
-/**
- * Types of log a log collection job collects. The database log has two names, `MONGODB` (deployed
- * servers, the Ops Manager documentation) and `DATABASE` (the spec): either may be given (./database-log).
- */
+/** Types of log a job collects; the database log may be named `MONGODB` or `DATABASE` (./database-log). */
 export const LOG_TYPES = [
   "AUTOMATION_AGENT",
   "BACKUP_AGENT",
@@ -81,11 +76,9 @@ export const JOB_STATUSES = ["IN_PROGRESS", "SUCCESS", "FAILURE", "MARKED_FOR_EX
 export type LogCollectionJobStatus = (typeof JOB_STATUSES)[number];
 
 /**
- * A log collection job as the list and get-one endpoints return it, the part the provider reads (the
- * record also repeats the create's fields, and `childJobs` with `verbose=true`). `status` is a string,
- * not one of {@link JOB_STATUSES} only: a newer server may add one, and refusing its answer would make
- * every job of the project unreadable. Deployed servers may send `null` for a field they have no value
- * for yet.
+ * A log collection job as the list and get-one endpoints return it, the part the provider reads.
+ * `status` is any string, not only one of {@link JOB_STATUSES}: a newer server may add one, and refusing
+ * its answer would make every job of the project unreadable. A field without a value yet may be `null`.
  */
 export interface LogCollectionJobRecord {
   id: string;

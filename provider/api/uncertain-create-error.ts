@@ -1,10 +1,9 @@
 import { RequestError } from "../client/errors";
 
 /**
- * A create whose outcome is not known: the server may have acted on the POST (a 5xx answer, a timeout,
- * or a connection cut after the request was sent). The POST is never sent again on its own, so that no
- * second job starts. Code `OM_ERR_UNCERTAIN_CREATE`; the call is the POST's, `cause` the transport's
- * error about it.
+ * A create whose outcome is not known: the server may have acted on the POST (a 5xx, a timeout, a
+ * connection cut after sending), which is never sent again on its own, so that no second job starts.
+ * Code `OM_ERR_UNCERTAIN_CREATE`; `cause` is the transport's error about the POST.
  */
 export class UncertainCreateError extends RequestError {
   /** What to check before trying again, in Ops Manager's terms ("check the project's …"). */

@@ -1,7 +1,4 @@
-/**
- * Response bodies: read within a byte limit, decoded by their charset, parsed as JSON, or read as the
- * `{errorCode, detail, reason, parameters}` of an error answer.
- */
+/** Response bodies: read within a byte limit, decoded by their charset, parsed as JSON or as an error. */
 import type { ResponseHeaders } from "./digest-types";
 import { type CallInfo, quoteSnippet } from "./errors/format";
 import { ResponseShapeError } from "./errors/response-shape-error";
@@ -25,7 +22,6 @@ export interface BodyStream extends AsyncIterable<unknown> {
   destroy(): void;
 }
 
-/** The first value of a header that may repeat. */
 function firstValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }

@@ -1,7 +1,4 @@
-/**
- * One request as the client carries it through its attempts: checked once, then signed, sent and
- * retried; and what of it an error may show.
- */
+/** One request as the client carries it through its attempts, and what of it an error may show. */
 import type { CallInfo } from "./errors/format";
 import { InvalidArgumentError } from "./errors/invalid-argument-error";
 import { isRecord } from "./is-record";

@@ -1,17 +1,13 @@
 /**
  * One shared {@link HttpClient} per (base URL, user, secret, CA, limits) in this process, so that every
- * caller shares one digest session and one connection pool: a process that makes N calls through as
- * many callers pays for one authentication challenge, not N.
+ * caller shares one digest session and one connection pool: N callers pay for one challenge, not N.
  */
 import { createHash } from "node:crypto";
 import { HttpClient } from "./http-client";
 import { resolveBaseUrl } from "./options";
 import type { ClientOptions } from "./types";
 
-/**
- * The process-wide map. It hangs off `globalThis` under a registered symbol, so that every copy of this
- * module in the process (a function serializer may copy local modules by value) finds the same clients.
- */
+/** The process-wide map, on `globalThis` under a registered symbol: a serializer may copy this module. */
 function registry(): Map<string, HttpClient> {
   const key = Symbol.for("pulumi-opsmanager.client-registry.v1");
   const holder = globalThis as unknown as Record<symbol, Map<string, HttpClient> | undefined>;

@@ -1,8 +1,4 @@
-/**
- * HTTP Digest challenges (RFC 7235 §4.1, RFC 7616 §3.3) as pure functions: parse `WWW-Authenticate` and
- * `Authentication-Info`, and pick the challenge this client can answer. The answer is computed and
- * formatted in ./digest.
- */
+/** Digest challenges (RFC 7235 §4.1, RFC 7616 §3.3) parsed, and the one this client can answer picked. */
 
 /** Algorithms this client computes. */
 export type DigestAlgorithm = "MD5" | "MD5-sess" | "SHA-256" | "SHA-256-sess";
@@ -11,10 +7,7 @@ export type DigestAlgorithm = "MD5" | "MD5-sess" | "SHA-256" | "SHA-256-sess";
 export interface AuthChallenge {
   /** The scheme, lower case: `digest`, `basic`, … */
   scheme: string;
-  /**
-   * Parameters with lower-case names and unquoted values. The quality-of-protection directive is
-   * always under `qop`, also when the server spelled it `op` (as the Ops Manager spec shows it).
-   */
+  /** Parameters, names in lower case and values unquoted; an `op` (the spec's spelling) is put as `qop`. */
   params: Record<string, string>;
   /** A token68 credential instead of parameters (e.g. `Negotiate abc==`). */
   token68?: string;
@@ -69,7 +62,6 @@ function readQuoted(text: string, start: number): [string, number] {
   return [value, i];
 }
 
-/** Reads an unquoted parameter value: everything up to a comma or whitespace. */
 function readBare(text: string, start: number): [string, number] {
   let i = start;
   while (i < text.length && text[i] !== "," && text[i] !== " " && text[i] !== "\t") i += 1;

@@ -1,8 +1,4 @@
-/**
- * The nonce bookkeeping of a {@link DigestSession}: the nonce every request shares, what the server has
- * shown of its reuse, and what a refused or an accepted answer changes. No I/O: the session's request
- * loop sends, and asks the book where each request takes its nonce from.
- */
+/** A {@link DigestSession}'s nonces, without I/O: which one each try signs with, and what answers change. */
 import { type DigestChallenge, parseAuthenticationInfo } from "./digest-challenge";
 import type { DigestMode, ResponseHeaders } from "./digest-types";
 
@@ -12,11 +8,8 @@ export interface NonceState {
   /** Nonce counts handed out so far; the next request uses count + 1. */
   count: number;
   /**
-   * No other request holds it, nor a nonce the server counts with it: it came from a challenge to a
-   * request without credentials (a new client to the server), or from a 401 to a request that held its
-   * nonce alone, or from a 401 without an `opaque`, with a new one, or with the one the server hands
-   * every client. Apache's mod_auth_digest counts per `opaque`, one per client, and keeps the opaque in
-   * a 401, so a 401 to a shared nonce gives one that is not.
+   * No other request holds it, nor a nonce the server counts with it: a 401 that keeps the `opaque` of a
+   * shared nonce gives one that is not alone where the server counts per opaque (see {@link OpaqueUse}).
    */
   alone: boolean;
   /** What the server has shown of this nonce's reuse; see {@link NonceTrust}. */
@@ -24,19 +17,17 @@ export interface NonceState {
 }
 
 /**
- * What the server has shown of a nonce: `new`, nothing yet; `replacement`, it replaced the session's
- * nonce after the server refused that one without `stale=true`, and no reuse of it has passed yet;
- * `reusable`, the server accepted a use of it past the first. A refused second use of a
- * `replacement` is what tells a server that wants one nonce per request.
+ * What the server has shown of a nonce: `new`, nothing; `replacement`, it replaced a session nonce
+ * refused without `stale=true`, and no reuse of it passed yet; `reusable`, a use past the first passed.
+ * A refused second use of a `replacement` tells a server that wants one nonce per request.
  */
 type NonceTrust = "new" | "replacement" | "reusable";
 
 /**
- * What the server's `opaque` says, learned at the first 401 without `stale=true` that keeps the opaque
- * of a shared nonce: `unknown` until then; `per-client`, a challenge to a request without credentials
- * brought a new opaque (Apache's mod_auth_digest opens a client entry per opaque and counts its nonces
- * strictly in order), so a 401 that keeps the opaque ties its nonce to the other requests'; `server-wide`,
- * it brought the same one (Tomcat's DigestAuthenticator sends one opaque to every client and counts per
+ * What the server's `opaque` says, learned at the first 401 without `stale=true` that keeps a shared
+ * nonce's opaque. `per-client`: a challenge without credentials brought a new opaque (Apache's
+ * mod_auth_digest counts nonces per opaque, strictly in order), so a kept opaque ties a nonce to the
+ * others'. `server-wide`: it brought the same (Tomcat's sends one to every client and counts per
  * nonce), so a kept opaque ties nothing.
  */
 export type OpaqueUse = "unknown" | "per-client" | "server-wide";
@@ -50,10 +41,7 @@ export type Source =
   /** A nonce this request fetches for itself, with a request without credentials. */
   | { kind: "own" };
 
-/**
- * What a refused try leads to: a {@link Source}, or `learn`: fetch a challenge without credentials to
- * learn the server's {@link OpaqueUse}, then ask again.
- */
+/** What a refused try leads to: a {@link Source}, or `learn` the server's {@link OpaqueUse} and ask again. */
 export type Refusal = Source | { kind: "learn" };
 
 /** One request's way through {@link DigestSession.perform}. */
@@ -98,10 +86,7 @@ export class NonceBook {
     this.opaques = "unknown";
   }
 
-  /**
-   * Where the next try of a request takes its nonce from after a 401 to `state` (signed at count `nc`)
-   * that did not judge the credentials.
-   */
+  /** The next try's nonce source after a 401 to `state` (at `nc`) that did not judge the credentials. */
   refused(
     state: NonceState,
     shared: boolean,
@@ -109,24 +94,21 @@ export class NonceBook {
     challenge: DigestChallenge,
     attempt: Attempt,
   ): Refusal {
-    // A 401 that keeps the opaque of a nonce others use ties its nonce to theirs when the server counts
-    // per opaque (Apache); without an opaque, with a new one, or with the one the server gives every
-    // client (Tomcat), its nonce is this request's alone. Which server it is shows once: a refusal of
-    // the credentials or of a count out of order reads the same.
+    // A kept opaque ties the new nonce to the others' only where the server counts per opaque
+    // (OpaqueUse). The 401 cannot tell: a refusal of the credentials and one of a count out of order
+    // read the same, so a challenge is fetched to learn it, once.
     const kept = challenge.opaque !== undefined && challenge.opaque === state.challenge.opaque && shared;
     if (kept && !challenge.stale && this.opaques === "unknown") return { kind: "learn" };
     const tied = kept && this.opaques !== "server-wide";
     const next = newState(challenge, !tied);
     const alone: Source = tied ? { kind: "own" } : { kind: "held", state: next };
-    // The last try is with a nonce this request holds alone.
     if (attempt.tries + 1 >= MAX_TRIES || !shared || this.signing === "fresh") return alone;
     // Another request already replaced the session's nonce: sign again with the newer one.
     if (this.current !== undefined && this.current !== state) return { kind: "session" };
     if (challenge.stale || tied) {
-      // RFC 7616 §3.3: stale=true means the credentials were right and the nonce expired. A server that
-      // keeps the opaque goes on counting that client: a request fetching its own nonce would open a
-      // new client entry, and Apache forgets its entries in bulk when its small table fills. Either
-      // way every request moves to the new nonce.
+      // RFC 7616 §3.3: stale=true means the credentials were right and the nonce expired. Where the
+      // opaque ties, a request fetching its own nonce would open a new client entry, and Apache forgets
+      // its entries in bulk when its small table fills: every request moves to the new nonce instead.
       next.alone = false;
       this.current = next;
       return { kind: "session" };
@@ -142,9 +124,8 @@ export class NonceBook {
   }
 
   /**
-   * What a challenge to a request without credentials (`fetched`) shows next to the opaque that the
-   * 401 to `refused` kept: the same opaque, and the server gives it to every client; another, and it
-   * opened a new client entry, whose nonce every request moves to.
+   * What a challenge without credentials (`fetched`) shows next to the opaque the 401 to `refused` kept:
+   * the same, the server gives it to every client; another, a new client entry every request moves to.
    */
   learned(refused: NonceState, fetched: NonceState): void {
     if (fetched.challenge.opaque === refused.challenge.opaque) {
@@ -162,8 +143,8 @@ export class NonceBook {
   accepted(state: NonceState, nc: number, shared: boolean, attempt: Attempt, headers: ResponseHeaders): void {
     if (nc > 1) state.trust = "reusable";
     if (this.signing === "fresh") {
-      // Two expiries in a row (stale=false) look like a refusal of reuse. A second use that
-      // passes shows the server takes reuse after all: every request reuses nonces again.
+      // Two expiries in a row (stale=false) look like a refusal of reuse; a second use that passes
+      // shows the server takes reuse after all.
       if (nc > 1) this.signing = "reuse";
       state.alone = false;
       this.current = state;

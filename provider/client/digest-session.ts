@@ -1,8 +1,3 @@
-/**
- * Digest authentication for one (origin, user name): each request's way through signing, sending and
- * fetching challenges, with the one challenge fetch in flight. It decides what each request sends; the
- * caller does the I/O. What a refused or accepted answer means for the shared nonce is ./digest-nonces.
- */
 import { buildAuthorization, createCnonce } from "./digest";
 import { type AuthChallenge, parseWwwAuthenticate, selectDigestChallenge } from "./digest-challenge";
 import {
@@ -49,28 +44,11 @@ function describeOffered(challenges: readonly AuthChallenge[]): string {
 }
 
 /**
- * Digest state shared by every request to one origin as one user.
- *
- * - The first request fetches a challenge while the others wait: one challenge fetch at a time.
- * - After that every request is signed up front with its own nonce count (RFC 7616 §3.6): N requests
- *   cost N + 1 round trips at any concurrency, and no nonce count is used twice.
- * - A 401 with `stale=true` to the session's nonce moves every request to the nonce of that 401 (the
- *   first such 401 does; the others follow it).
- * - So does a 401 that keeps the `opaque` of the session's nonce when the server counts nonces per
- *   opaque, strictly in order, as Apache's mod_auth_digest does (a count it saw out of order). Whether
- *   it does shows at the first such 401 without `stale=true`: one challenge is fetched without
- *   credentials while the requests that also met one wait. A new opaque says it does (every request
- *   moves to that challenge's nonce); the same opaque says the server gives every client one opaque, as
- *   Tomcat does, and from then on a kept opaque means nothing (the next bullet).
- * - Any other 401 to the session's nonce (an expiry as the spec's server answers it, `stale=false`) is
- *   answered by this request alone with the nonce of that 401; if that passes, the session adopts it.
- *   When the server then refuses the second use of that nonce too, before accepting any, it may refuse
- *   reuse, or that nonce may have expired as well: the session falls back, and a request with a body
- *   fetches a challenge of its own (its body crosses once) while a bodyless request tries the nonce that
- *   passed last. The first such reuse that passes ends the fallback.
- * - Only a 401 to the first use of a nonce this request holds alone, without `stale=true`, says the
- *   credentials are wrong. A request is signed at most four times, the last with such a nonce.
- * - A 401 written past authentication (`pastAuthentication`) is the request's outcome, as it is.
+ * Digest state shared by every request to one origin as one user; it decides what each request sends,
+ * its caller sends it. The first request fetches a challenge while the others wait; after that every
+ * request is signed up front with its own nonce count (RFC 7616 §3.6), so N requests cost N + 1 round
+ * trips at any concurrency. Which nonce a request signs with after a 401 is ./digest-nonces' to say;
+ * docs/servers.md ("The transport: digest authentication") tells how each kind of server is met.
  */
 export class DigestSession {
   /** The user name (the public key of an API key, or a user's name). */
@@ -103,10 +81,7 @@ export class DigestSession {
     return this.nonces.current?.challenge.nonce;
   }
 
-  /**
-   * Sends `request` through `send`, authenticating as needed, and returns the final response. Digest
-   * round trips (challenges, stale nonces) happen here and are not retries.
-   */
+  /** Sends `request` through `send`, authenticating as needed. Its digest round trips are not retries. */
   async perform<R extends DigestResponseLike>(
     request: DigestRequest,
     send: DigestSend<R>,
@@ -133,8 +108,8 @@ export class DigestSession {
 
       const challenge = selectDigestChallenge(challengesOf(response.headers));
       if (!challenge) return { response, rejected: true, why: "rejected" };
-      // The verdict on the credentials: the first use of a nonce this request holds alone, refused
-      // without stale=true (RFC 7616 §3.3). A 401 to a nonce others use may answer their counts.
+      // Only the first use of a nonce this request holds alone, refused without stale=true (RFC 7616
+      // §3.3), judges the credentials: a 401 to a nonce others use may answer their counts.
       if (!challenge.stale && state.alone && state.count === 1) {
         return { response, rejected: true, why: "rejected" };
       }
@@ -151,11 +126,7 @@ export class DigestSession {
     }
   }
 
-  /**
-   * Fetches a challenge without credentials to learn what the server's opaque says (see
-   * {@link OpaqueUse}), next to the opaque that a 401 to `refused` kept; requests that need to know
-   * meanwhile wait for it. Returns the request's outcome when that fetch answered it.
-   */
+  /** Fetches a challenge to learn the server's {@link OpaqueUse}, others waiting; may answer the request. */
   private async learnOpaques<R extends DigestResponseLike>(
     refused: NonceState,
     request: DigestRequest,
@@ -181,7 +152,6 @@ export class DigestSession {
     }
   }
 
-  /** The nonce for a request's next signed try, fetching one if `source` needs it. */
   private async nonceFor<R extends DigestResponseLike>(
     source: Source,
     request: DigestRequest,
@@ -191,9 +161,9 @@ export class DigestSession {
     if (source.kind === "held") return { state: source.state, shared: false };
     for (;;) {
       if (this.nonces.current && this.nonces.current.count >= MAX_NC) this.nonces.current = undefined;
-      // In the fallback a request with a body fetches its own challenge, so its body crosses once; a
-      // bodyless request tries the nonce that passed last, which costs no more than a challenge when
-      // refused and is how the session learns that the refusals were expiries.
+      // In `fresh` mode a request with a body fetches its own challenge, so its body crosses once; a
+      // bodyless one tries the nonce that passed last: refused, it costs no more than a challenge, and
+      // accepted, it shows the refusals were expiries.
       const own =
         source.kind === "own" ||
         (this.nonces.signing === "fresh" && (request.hasBody || !this.nonces.current));
@@ -222,10 +192,7 @@ export class DigestSession {
     return { authorization, nc: state.count };
   }
 
-  /**
-   * Fetches a challenge without credentials. With `share`, its nonce becomes the session's and other
-   * requests wait for it; without, it is for this request alone.
-   */
+  /** Fetches a challenge without credentials; with `share`, the session's nonce, which others wait for. */
   private async probe<R extends DigestResponseLike>(
     request: DigestRequest,
     send: DigestSend<R>,
@@ -239,12 +206,11 @@ export class DigestSession {
       });
     }
     try {
-      // A bodyless request is its own probe; a request with a body sends a bodyless GET first, so the
-      // body crosses the wire once.
+      // A request with a body sends a bodyless GET first, so that the body crosses the wire once.
       const first = await send(undefined, request.hasBody);
       if (first.status === 401) return await this.adopt(first, events, share, request.hasBody);
       if (!request.hasBody || first.status === 429 || first.status >= 500) {
-        // Unauthenticated access worked (or the server is failing): that answer is the outcome.
+        // Unauthenticated access worked, or the server is failing: that answer is the outcome.
         return { kind: "done", outcome: { response: first, rejected: false, probe: request.hasBody } };
       }
       // The GET was not challenged, so this URL may not need credentials: send the request itself.

@@ -1,8 +1,4 @@
-/**
- * What a {@link DigestSession} exchanges with its caller: the request it authenticates, the responses
- * it reads, and the outcome it returns. The session does no I/O; its caller sends through
- * {@link DigestSend}.
- */
+/** What a {@link DigestSession} exchanges with its caller, who does the I/O through {@link DigestSend}. */
 
 /** Response headers as undici gives them: lower-case names. */
 export type ResponseHeaders = Record<string, string | string[] | undefined>;
@@ -12,9 +8,8 @@ export interface DigestResponseLike {
   status: number;
   headers: ResponseHeaders;
   /**
-   * Set on a 401 to a signed request that the server wrote after taking the credentials (it refused
-   * the request itself, a caller without the role, say); how the caller tells is its own. Such a 401
-   * is the outcome: signing the request again would only send it again.
+   * Set on a 401 to a signed request that the server wrote after taking the credentials (a caller
+   * without the role, say): the outcome, since signing the request again would only send it again.
    */
   pastAuthentication?: boolean;
   /** Reads and drops the body, so the connection can be reused. */
@@ -26,7 +21,7 @@ export interface DigestRequest {
   method: string;
   /** The request target, query string included: the digest `uri`. */
   uri: string;
-  /** Whether the request has a body (then challenges are fetched with a bodyless GET, not with it). */
+  /** Whether the request has a body (then challenges are fetched with a bodyless GET). */
   hasBody: boolean;
 }
 
@@ -47,19 +42,15 @@ export type DigestOutcome<R> = (
       /** The response is a 401 that authentication could not get past. */
       rejected: true;
       /**
-       * `rejected`: the server refused a first use of a nonce this request fetched for itself, so the
-       * credentials are wrong; `stale`: the server called even such a nonce stale, so the credentials were
-       * never judged; `unsupported-challenge`: no challenge this client can answer.
+       * `rejected`: the first use of a nonce this request held alone was refused: wrong credentials;
+       * `stale`: even such a nonce was called stale; `unsupported-challenge`: none could be answered.
        */
       why: "rejected" | "stale" | "unsupported-challenge";
       /** The schemes the server offered, when none could be answered. */
       offered?: string;
     }
 ) & {
-  /**
-   * The response answers the bodyless GET sent to fetch a challenge for a request with a body, not
-   * the request itself, which was not sent.
-   */
+  /** The response answers the bodyless GET that fetches a challenge; the request itself was not sent. */
   probe?: boolean;
 };
 
@@ -79,8 +70,8 @@ export interface DigestSessionOptions {
 
 /**
  * How the session signs: `reuse` keeps one nonce for every request (RFC 7616 §3.6); `fresh`, after the
- * server was seen to refuse the second use of a nonce it had just issued, fetches a challenge for each
- * request with a body (so that the body crosses once) and signs a bodyless request with the nonce that
- * passed last, going back to `reuse` when the server accepts that.
+ * server refused the second use of a nonce it had just issued, fetches a challenge for each request
+ * with a body (so that the body crosses once) and signs a bodyless one with the nonce that passed last,
+ * going back to `reuse` when the server accepts that.
  */
 export type DigestMode = "reuse" | "fresh";

@@ -1,8 +1,4 @@
-/**
- * HTTP Digest answers (RFC 7616, RFC 2617) as pure functions: compute the response, format the
- * `Authorization` header. No I/O and no state; challenges are parsed in ./digest-challenge, and
- * {@link DigestSession} holds state.
- */
+/** HTTP Digest answers (RFC 7616, RFC 2617) as pure functions: the response, the `Authorization` header. */
 import { hash, randomUUID } from "node:crypto";
 import type { DigestAlgorithm, DigestChallenge } from "./digest-challenge";
 
@@ -22,10 +18,7 @@ export interface DigestInput {
   method: string;
   /** The request target, query string included. */
   uri: string;
-  /**
-   * Whether the header carries a hashed user name. It does not change the response: A1 always uses
-   * the real user name (RFC 7616 §3.4.4).
-   */
+  /** Whether the header carries a hashed user name; A1 still uses the real one (RFC 7616 §3.4.4). */
   userhash?: boolean;
 }
 
@@ -47,7 +40,7 @@ export interface AuthorizationFields {
 
 function hasher(algorithm: DigestAlgorithm): (text: string) => string {
   const name = algorithm.startsWith("SHA-256") ? "sha256" : "md5";
-  // One-shot: no Hash object per value (three per signed request).
+  // One-shot: no Hash object per value.
   return (text) => hash(name, text, "hex");
 }
 
@@ -83,9 +76,8 @@ export function formatNc(count: number): string {
 }
 
 /**
- * A random client nonce: the 122 random bits of a version 4 UUID from the system's CSPRNG, as 32 hex
- * digits. `randomUUID` draws its entropy from a cache Node refills in batches (its documented
- * `disableEntropyCache` option), so a signed request does not ask the CSPRNG each time.
+ * A random client nonce: a version 4 UUID's 122 random bits, as 32 hex digits. `randomUUID` draws on an
+ * entropy cache that Node refills in batches, so a signed request does not call the CSPRNG each time.
  */
 export function createCnonce(): string {
   return randomUUID().replaceAll("-", "");

@@ -1,7 +1,4 @@
-/**
- * One answered round trip as the digest session and the client read it: a body read within a limit
- * or dropped, under the round trip's deadline, and a 401 whose body is read before the session sees it.
- */
+/** One answered round trip: its body read within a limit or dropped, under the round trip's deadline. */
 import type { Dispatcher } from "undici";
 import { type BodyStream, ERROR_BODY_BYTES, type ErrorBody, parseErrorBody, readLimited } from "./body";
 import { type Call, callInfo } from "./call";
@@ -16,10 +13,7 @@ export interface Exchange extends DigestResponseLike {
   readSome(limit: number): Promise<Buffer>;
 }
 
-/**
- * One round trip's deadline: it covers connect, headers and the whole body, until the body is read or
- * discarded.
- */
+/** One round trip's deadline, over connect, headers and the whole body until it is read or discarded. */
 export class RoundTripTimer {
   readonly signal: AbortSignal;
   timedOut: boolean;
@@ -60,10 +54,7 @@ export interface RoundTrip {
   timer: RoundTripTimer;
 }
 
-/**
- * The exchange of `trip`: its body read within a limit ({@link readLimited}) or dropped, the round
- * trip's deadline ending with either. `fail` maps a body that breaks off to the family's error.
- */
+/** The exchange of `trip`, its deadline ending when the body is read or dropped; `fail` maps a cut body. */
 export function openExchange(trip: RoundTrip, fail: (error: unknown) => Error): Exchange {
   return {
     status: trip.status,
@@ -108,10 +99,10 @@ async function discard(trip: RoundTrip): Promise<void> {
 }
 
 /**
- * A 401 to a signed request, its body read (up to the error-body cap) before the digest session
- * sees it, so that the caller's `pastAuthentication` can say whether it was written past
- * authentication. The session must then not sign the request again (its body would cross twice) nor
- * read the 401 as a refused nonce. Without that declaration every 401 is authentication's.
+ * A 401 to a signed request, its body read (up to the error-body cap) before the digest session sees
+ * it, so that the caller's `pastAuthentication` can say whether it was written past authentication:
+ * the session must then neither sign the request again (its body would cross twice) nor read the 401
+ * as a refused nonce.
  */
 export async function peekedExchange(
   exchange: Exchange,

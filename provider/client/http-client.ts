@@ -1,9 +1,3 @@
-/**
- * The HTTP client: one undici keep-alive pool and one digest session per client, JSON in and out,
- * retries of what is safe to retry, and every failure turned into one of the errors in `./errors`.
- * Options are checked in `./options`, requests in `./call`; bodies are read in `./exchange` and parsed
- * in `./body`; failed round trips are mapped in `./transport-errors`. This file sends.
- */
 import * as tls from "node:tls";
 import type { Agent, Dispatcher } from "undici";
 import { ERROR_BODY_BYTES, parseErrorBody, parseJsonBody } from "./body";
@@ -46,11 +40,10 @@ export class HttpClient {
   private readonly userAgent: string;
   private readonly settingNames: SettingNames;
   private readonly session: DigestSession;
-  // Built on first use: an undici Agent must not be captured by Pulumi's serializer (NOTES.md).
+  // Built on first use: Pulumi's serializer cannot capture an undici Agent (pulumi/pulumi#5294).
   private agent: Agent | undefined;
   private closed: boolean;
   private readonly scheme: SchemeCheck;
-  // Every call to this server learns from the others' refused connections.
   private readonly refusals: Refusals;
 
   /** Validates every option at once; throws an `InvalidArgumentError` naming the first bad one. */
@@ -91,9 +84,8 @@ export class HttpClient {
   }
 
   /**
-   * Sends one request and returns the parsed JSON of a 2xx answer. Retries what is safe to retry (see
-   * {@link RequestOptions.idempotent}); a refused connection only briefly, and once for all the calls
-   * to this server (see {@link Refusals}). Throws `ApiError` (non-2xx), `AuthenticationError`,
+   * Sends one request and returns the parsed JSON of a 2xx answer, retrying what is safe to retry (see
+   * {@link RequestOptions.idempotent}). Throws `ApiError` (non-2xx), `AuthenticationError`,
    * `TimeoutError`, `NetworkError`/`TlsError`, `ResponseShapeError`, `ResponseTooLargeError`, or
    * `InvalidArgumentError` for a bad argument.
    */
@@ -189,7 +181,6 @@ export class HttpClient {
     return this.agent;
   }
 
-  /** One round trip, under one {@link RoundTripTimer}. */
   private async send(call: Call, authorization: string | undefined, probe: boolean): Promise<Exchange> {
     const headers: Record<string, string> = { accept: "application/json", "user-agent": this.userAgent };
     if (authorization !== undefined) {

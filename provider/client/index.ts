@@ -1,7 +1,4 @@
-/**
- * The transport: JSON over HTTP(S) with digest authentication, retries, and one error family. It knows
- * HTTP, not Ops Manager and not Pulumi.
- */
+/** The transport: JSON over HTTPS, digest authentication, retries, one error family; it knows HTTP alone. */
 export { closeAllHttpClients, getHttpClient } from "./client-registry";
 export {
   type AuthorizationFields,

@@ -1,7 +1,4 @@
-/**
- * The client's options, checked eagerly (undici's model): every rule broken throws an
- * `InvalidArgumentError` naming the option, before anything is sent. Defaults are filled in here.
- */
+/** The client's options, checked eagerly as undici does (an `InvalidArgumentError`), and their defaults. */
 import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { InvalidArgumentError } from "./errors/invalid-argument-error";

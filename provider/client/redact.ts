@@ -1,7 +1,4 @@
-/**
- * Redaction of what a server sends back: it goes into error messages, and a hostile or buggy server
- * may echo credentials.
- */
+/** Redaction of what a server sends back, bound for messages: a hostile or buggy one may echo credentials. */
 
 /** What one call must never let through: the password and every Authorization header it sent. */
 export interface Secrets {
@@ -10,10 +7,7 @@ export interface Secrets {
   authorizations: readonly string[];
 }
 
-/**
- * `text` without the password and the Authorization headers (as sent, JSON-escaped, or HTML-escaped),
- * and without any digest `response=` hash.
- */
+/** `text` without the password, the Authorization headers (raw, JSON- or HTML-escaped) or any digest hash. */
 export function redact(text: string, secrets: Secrets): string {
   let out = text;
   for (const value of [...secrets.authorizations, secrets.password]) {

@@ -1,10 +1,6 @@
 /**
- * What the calls to one server learn together about it refusing connections. A refused connection
- * (`ECONNREFUSED`) means nothing listens at that port: a server restarting, for a moment, or a wrong
- * port, for good. The first call refused retries for a short window on behalf of every call; a call
- * refused meanwhile waits for what that one finds instead of retrying too. Once the window is spent
- * and the server still refuses, a call refused in the next while gives up after its one attempt. Any
- * answer from the server forgets all of it, so a server that comes back is used again.
+ * What the calls to one server learn together of its refused connections (`ECONNREFUSED`): nothing
+ * listens at the port, for a restart's moment or, at a wrong port, for good.
  */
 
 /** How long the first refusal of an outage is retried for, from when it was met. */
@@ -78,10 +74,7 @@ export class Refusals {
     return GIVE_UP;
   }
 
-  /**
-   * `call` is done with the server's refusals: it ended, or its last attempt failed in another way (a
-   * timeout, say). If it was retrying for the others, they go on by themselves.
-   */
+  /** `call` is done with the refusals (it ended, or failed otherwise); those it retried for go on alone. */
   release(call: object): void {
     const outage = this.outage;
     if (outage?.leader !== call || outage.until !== undefined) return;

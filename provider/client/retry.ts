@@ -1,7 +1,4 @@
-/**
- * Retry policy: which failures are worth another attempt, and how long to wait before it. Exponential
- * backoff with full jitter, `Retry-After` honoured, bounded by attempts and by elapsed time.
- */
+/** Retry policy: which failures are worth another attempt, and how long to wait before it. */
 import { ApiError } from "./errors/api-error";
 import { AuthenticationError } from "./errors/authentication-error";
 import { InvalidArgumentError } from "./errors/invalid-argument-error";
@@ -36,11 +33,7 @@ export interface RetryHooks {
   now?(): number;
   /** A number in [0, 1); default `Math.random`. */
   random?(): number;
-  /**
-   * The refusals of the server the attempts go to, shared with the other calls to it: a refused
-   * connection is then retried for a short window only, by one call for all (see {@link Refusals}),
-   * instead of for the whole budget by each.
-   */
+  /** The server's {@link Refusals}, shared by its calls: a refused connection is retried briefly, for all. */
   refusals?: Refusals;
 }
 
@@ -51,11 +44,7 @@ const RETRY_STATUSES_NOT_ACTED = [429, 503];
 /** RFC 9110 §9.2.2: the methods whose effect is the same however often they are sent. */
 const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]);
 
-/**
- * Whether `method` is idempotent by definition (RFC 9110 §9.2.2): GET, HEAD, PUT, DELETE and OPTIONS
- * are; POST and PATCH are not. A caller that knows its PATCH sets fields to the values sent declares
- * it with `idempotent: true`, as undici's callers do.
- */
+/** Whether `method` is idempotent by definition (RFC 9110 §9.2.2); callers declare others, as in undici. */
 export function isIdempotentMethod(method: HttpMethod): boolean {
   return IDEMPOTENT_METHODS.has(method);
 }
@@ -73,7 +62,7 @@ function checkNumber(option: string, value: number | undefined, min: number, int
   }
 }
 
-/** The retry policy's defaults, which {@link RetryOptions} documents. */
+/** The defaults ({@link RetryOptions}): backoff enough to ride out a server restart or a rate limit. */
 export const RETRY_DEFAULTS: Readonly<RetryPolicy> = {
   maxAttempts: 8,
   baseDelayMs: 250,
@@ -81,11 +70,7 @@ export const RETRY_DEFAULTS: Readonly<RetryPolicy> = {
   maxElapsedMs: 120_000,
 };
 
-/**
- * The policy for `options`, each option left out taken from {@link RETRY_DEFAULTS}: enough backoff to
- * ride out a server restart or a rate-limit window, inside the time budget. Throws an
- * `InvalidArgumentError` naming the option that breaks a rule.
- */
+/** The policy for `options`, each left out from {@link RETRY_DEFAULTS}; throws an `InvalidArgumentError`. */
 export function resolveRetryPolicy(options: RetryOptions = {}): RetryPolicy {
   checkNumber("retry.maxAttempts", options.maxAttempts, 1, true);
   checkNumber("retry.baseDelayMs", options.baseDelayMs, 0, false);
@@ -103,11 +88,10 @@ export function resolveRetryPolicy(options: RetryOptions = {}): RetryPolicy {
 }
 
 /**
- * Whether `error` from `request` is worth another attempt. An idempotent request (by its method, or
- * as its caller declared it) is retried on network errors, timeouts, 429, 502, 503 and 504. Any other
- * is retried only where the server cannot have acted on it: nothing was sent, 429, or 503; and where
- * only the bodyless GET that fetches its challenge failed, on what a GET is retried on. Never a TLS or
- * credentials failure.
+ * Whether `error` from `request` is worth another attempt. An idempotent request (by method or
+ * declaration) is retried on network errors, timeouts, 429, 502, 503 and 504; any other only where the
+ * server cannot have acted on it: nothing was sent, 429, 503, or a failed challenge GET (retried as a
+ * GET is). Never a TLS, scheme or credentials failure.
  */
 export function isRetryable(request: RetryTarget, error: unknown): boolean {
   const repeatable = request.idempotent ?? isIdempotentMethod(request.method);
@@ -143,10 +127,7 @@ export function backoffDelay(
   return Math.floor(random() * ceiling);
 }
 
-/**
- * A `Retry-After` value in ms: delay-seconds or an HTTP-date (RFC 9110 §10.2.3). `undefined` when
- * absent or unreadable.
- */
+/** A `Retry-After` in ms, from delay-seconds or an HTTP-date (RFC 9110 §10.2.3); else `undefined`. */
 export function parseRetryAfter(
   value: string | string[] | undefined,
   now: number = Date.now(),
@@ -165,10 +146,9 @@ function defaultSleep(ms: number): Promise<void> {
 
 /**
  * Runs `attempt` until it succeeds, fails with an error not worth retrying, or the policy's attempts or
- * time run out; then throws the last error. Backoff waits are capped at `maxDelayMs`; a `Retry-After`
- * is waited out in full however long it is, as long as the time budget (`maxElapsedMs`) has that much
- * left. A longer one fails at once, with an error that says so. Given the server's `refusals`, a
- * refused connection is retried as they say instead: briefly, and by one call for all.
+ * time run out; then throws the last error. A `Retry-After` is waited out in full while `maxElapsedMs`
+ * has that much left; past it, the error says so at once. Given `refusals`, a refused connection is
+ * retried as they say instead.
  */
 export async function withRetries<T>(
   request: RetryTarget,
@@ -179,7 +159,6 @@ export async function withRetries<T>(
   const now = hooks.now ?? Date.now;
   const sleep = hooks.sleep ?? defaultSleep;
   const started = now();
-  // The last error, with how many attempts ended in it and how long they took.
   const final = (error: unknown, attempts: number): unknown => {
     if (error instanceof OpsManagerError) error.noteAttempts(attempts, now() - started);
     return error;
@@ -211,8 +190,7 @@ export async function withRetries<T>(
         if (!allowed) throw final(error, index + 1);
         let delay = backoff;
         if (error instanceof ApiError && error.retryAfterMs !== undefined) {
-          // RFC 9110 §10.2.3: the server says how long to wait; coming back sooner is refused again. If
-          // that is past the budget, waiting is pointless: fail now and say why.
+          // RFC 9110 §10.2.3: coming back sooner is refused again; a wait past the budget is pointless.
           if (error.retryAfterMs > left) {
             throw final(error.beyondRetryBudget(left, policy.maxElapsedMs), index + 1);
           }

@@ -1,7 +1,6 @@
 /**
- * Telling a base URL whose scheme the server does not speak from a server that failed: plain HTTP
- * sent to a TLS port, or TLS sent to a plain HTTP port. Either fails on every attempt, so it is named
- * at once rather than retried.
+ * Telling a base URL of the wrong scheme (plain HTTP to a TLS port, or TLS to a plain one) from a
+ * failing server: it fails on every attempt, so it is named at once rather than retried.
  */
 import * as net from "node:net";
 import * as tls from "node:tls";
@@ -38,9 +37,8 @@ function chain(error: unknown): Record<string, unknown>[] {
 }
 
 /**
- * What the server speaks, when `error` (undici's or the socket's, before any mapping) shows it is not
- * what `protocol` says: `https` when a plain request got TLS bytes back, `http` when a TLS handshake
- * got a plain HTTP answer. `undefined` when the error does not tell.
+ * The scheme the server speaks when `error` (undici's or the socket's) shows it is not `protocol`:
+ * `https` when a plain request got TLS bytes back, `http` when a TLS handshake got a plain answer.
  */
 function serverSchemeFromError(protocol: string, error: unknown): "http" | "https" | undefined {
   const errors = chain(error);

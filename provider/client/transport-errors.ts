@@ -1,8 +1,3 @@
-/**
- * A failed round trip (undici's error, or the socket's under it) as one of the family: a
- * `TimeoutError`, `SchemeMismatchError`, `TlsError` or `NetworkError`, saying whether the request may
- * have reached the server, with a cause stripped of anything but its name, code and message.
- */
 import type { CallInfo } from "./errors/format";
 import { NetworkError } from "./errors/network-error";
 import { TimeoutError } from "./errors/timeout-error";
@@ -41,7 +36,10 @@ export interface FailedRoundTrip {
   clean(text: string): string;
 }
 
-/** Maps an undici or socket error to a `TimeoutError`, `SchemeMismatchError`, `TlsError` or `NetworkError`. */
+/**
+ * An undici or socket error as a `TimeoutError`, `SchemeMismatchError`, `TlsError` or `NetworkError`
+ * that says whether the request may have reached the server, its cause reduced to name, code and message.
+ */
 export function transportError(error: unknown, trip: FailedRoundTrip): Error {
   const { info, probe } = trip;
   // A probe's failure says nothing about the real request, which was not sent.
@@ -81,7 +79,6 @@ export function transportError(error: unknown, trip: FailedRoundTrip): Error {
   });
 }
 
-/** The codes along an error's `cause` chain, outermost first. */
 function errorCodes(error: unknown): string[] {
   const codes: string[] = [];
   let current: unknown = error;

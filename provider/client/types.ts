@@ -1,8 +1,4 @@
-/**
- * The transport's public types. The transport knows HTTP and digest authentication, not Ops Manager:
- * it sends JSON, authenticates, retries what is safe to retry, and turns every failure into one of the
- * errors in `./errors`.
- */
+/** The transport's public types. */
 
 /** HTTP methods the client sends. */
 export type HttpMethod = "GET" | "HEAD" | "POST" | "PATCH" | "PUT" | "DELETE";
@@ -13,10 +9,7 @@ export interface RetryOptions {
   maxAttempts?: number;
   /** First backoff delay in ms. Default 250. */
   baseDelayMs?: number;
-  /**
-   * Largest single backoff delay in ms. Default 10_000. A server's `Retry-After` is not cut to it: it
-   * is waited out in full while `maxElapsedMs` allows.
-   */
+  /** Largest backoff delay in ms. Default 10_000. A server's `Retry-After` is not cut to it. */
   maxDelayMs?: number;
   /** Total time budget for all attempts and waits of one request, in ms. Default 120_000. */
   maxElapsedMs?: number;
@@ -30,19 +23,15 @@ export interface ClientOptions {
    */
   baseUrl: string;
   /**
-   * The URL as its user configured it, when {@link baseUrl} was derived from it (a path appended): a
-   * message that suggests another URL (`https://` for `http://`) suggests it in this one's form.
-   * Default: `baseUrl`.
+   * The URL as the user configured it, when {@link baseUrl} was derived from it: a message suggesting
+   * another URL (`https://` for `http://`) suggests it in this form. Default: `baseUrl`.
    */
   configuredUrl?: string;
   /** Digest user part: the public key of an API key, or a user name. */
   username: string;
   /** Digest secret: the private key of an API key, or a user's API key. Never printed. */
   password: string;
-  /**
-   * PEM text (not a file name) of one or more CA certificates, added to Node's default trust store, as
-   * Node's `tls` option `ca` takes them.
-   */
+  /** PEM text (not a file name) of one or more CA certificates, added to Node's default trust store. */
   caPem?: string;
   /** Time allowed for one attempt (connect, headers and the whole body), in ms. Default 30_000. */
   timeoutMs?: number;
@@ -52,9 +41,8 @@ export interface ClientOptions {
   /** `User-Agent` header. Default `pulumi-opsmanager/<version>`. */
   userAgent?: string;
   /**
-   * How the user sets what lies behind these options, for error messages: a tool that builds the client
-   * from its own settings names them here, so that a message says what to change and where. Default:
-   * the option names (`baseUrl`, `caPem`, `timeoutMs`).
+   * The names the user sets these options by, so that an error message says what to change and where.
+   * Default: the option names (`baseUrl`, `caPem`, `timeoutMs`).
    *
    * @example { caPem: "opsmanager:caCertificate (or OPSMANAGER_CA_CERTIFICATE)" }
    */
@@ -81,15 +69,15 @@ export interface RequestOptions {
   /** JSON body; sent with `Content-Type: application/json`. */
   body?: unknown;
   /**
-   * Whether sending the request twice has the effect of sending it once, so that a failure after it
-   * was sent may be retried. Default: the method's own (RFC 9110 §9.2.2): GET, HEAD, PUT and DELETE
-   * are, POST and PATCH are not. A PATCH that sets fields to the values it carries may declare `true`.
+   * Whether sending the request twice has the effect of sending it once, so that a failure after it was
+   * sent may be retried. Default: the method's (RFC 9110 §9.2.2), so GET, HEAD, PUT and DELETE. A PATCH
+   * that sets fields to the values it carries may declare `true`.
    */
   idempotent?: boolean;
   /**
-   * Which 401 answers to a signed request were written past authentication, judged from the answer's
-   * error body: such a 401 is the request's outcome (an `ApiError`), never signed again nor read as a
-   * refused nonce. A fact about the API the caller speaks. Default: none; every 401 is authentication's.
+   * Which 401 answers to a signed request were written past authentication, judged from the error body:
+   * such a 401 is the outcome (an `ApiError`), never signed again nor read as a refused nonce. Default:
+   * every 401 is authentication's.
    */
   pastAuthentication?: (answer: ErrorAnswer) => boolean;
 }

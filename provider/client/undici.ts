@@ -14,12 +14,10 @@ type Load = (id: string) => unknown;
 let loaded: UndiciParts | undefined;
 
 /**
- * undici's Agent and request API, loaded by the first request rather than with this package, so that
- * a preview, which sends no request, never loads undici. The package's index loads all of undici
- * (fetch, WebSocket, caches, mocks, interceptors), which the bench's cold start (spawn of the host to
- * the first answered Create) shows as a share of that time; the two modules this client uses are a
- * fraction of it. undici has no `exports` map, so they resolve by path; should a release move them,
- * the index is loaded instead: slower, the same behaviour (a test says which one ran).
+ * undici's Agent and request API, loaded by the first request, so that a preview, which sends no
+ * request, never loads undici; and only those two modules, not the index, which loads all of undici
+ * (fetch, WebSocket, caches, mocks). undici has no `exports` map, so they resolve by path; should a
+ * release move them, the index is loaded instead: slower, the same behaviour (a test says which ran).
  */
 export function undici(): UndiciParts {
   loaded ??= loadUndici(require);

@@ -19,15 +19,9 @@ export interface ApiErrorInit extends CallInfo {
   bodySnippet?: string;
   /** `Location` of a redirect. */
   location?: string;
-  /**
-   * Set when the request was given up because `Retry-After` asked for a longer wait than the retry
-   * budget had left: the time left and the whole budget, in ms.
-   */
+  /** Set when a `Retry-After` asked for more than the retry budget had left: what was left, of how much. */
   retryBudget?: RetryBudget;
-  /**
-   * What to do, from a layer that knows what the request meant (which id a 404 is about, say), in
-   * place of the advice that the status alone gives.
-   */
+  /** What to do, from a layer that knows what the request meant (which id a 404 is about), not HTTP's. */
   hint?: string;
 }
 
@@ -75,8 +69,6 @@ export class ApiError extends RequestError implements ServerAnswer {
   declare readonly hint: string | undefined;
 
   constructor(init: ApiErrorInit, code: ErrorCode = "OM_ERR_API", message = formatApiErrorMessage(init)) {
-    // `requestSent` is `false` when this answered the bodyless `GET` that fetches the authentication
-    // challenge before a request with a body (`probeFor`): that request was not sent.
     super(code, message, init);
     this.name = "ApiError";
     Object.assign(this, serverAnswer(init));
@@ -87,18 +79,12 @@ export class ApiError extends RequestError implements ServerAnswer {
     return { ...this.call(), ...serverAnswer(this) };
   }
 
-  /**
-   * The same error, saying that its `Retry-After` asked for more than the `leftMs` left of the
-   * `totalMs` retry budget, so it was not retried. The original is left as it is.
-   */
+  /** A copy saying that its `Retry-After` asked for more than the `leftMs` left of the `totalMs` budget. */
   beyondRetryBudget(leftMs: number, totalMs: number): ApiError {
     return this.copyWith({ retryBudget: { leftMs, totalMs } });
   }
 
-  /**
-   * The same error with `hint` as its advice: same status, codes and fields, and the message of
-   * {@link ApiErrorInit.hint}. The original is left as it is (several callers may hold it).
-   */
+  /** A copy with `hint` as its advice ({@link ApiErrorInit.hint}): several callers may hold the original. */
   withHint(hint: string): ApiError {
     return this.copyWith({ hint });
   }
@@ -116,10 +102,7 @@ export class ApiError extends RequestError implements ServerAnswer {
   }
 }
 
-/**
- * What HTTP itself says about a status. What an Ops Manager answer means (a 403's roles and access
- * list, say) is the API layer's to add, what to run in Pulumi the resources' (both with `withHint`).
- */
+/** What HTTP says about a status; the API layer and the resources add their own with `withHint`. */
 function hintFor(init: ApiErrorInit): string | undefined {
   if (init.hint !== undefined) return init.hint;
   const { status } = init;

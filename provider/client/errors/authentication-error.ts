@@ -9,10 +9,9 @@ export interface AuthenticationErrorInit extends Omit<ApiErrorInit, "status"> {
   /** Default 401. */
   status?: number;
   /**
-   * Why: `rejected` (the server refused credentials we sent, the usual case), `stale` (the server called
-   * every nonce stale, even one fetched for this request alone, so it never judged the credentials) or
-   * `unsupported-challenge` (the server asked for an authentication scheme this client does not speak).
-   * Default `rejected`.
+   * Why: `rejected` (the server refused the credentials, the usual case), `stale` (it called every nonce
+   * stale, even one fetched for this request alone, so it never judged the credentials) or
+   * `unsupported-challenge` (it asked for a scheme this client does not speak). Default `rejected`.
    */
   why?: AuthenticationFailure;
   /** The schemes the server offered, for `unsupported-challenge`. */
@@ -20,10 +19,8 @@ export interface AuthenticationErrorInit extends Omit<ApiErrorInit, "status"> {
 }
 
 /**
- * The server rejected the credentials (code `OM_ERR_AUTH`): a 401 after a correctly signed digest
- * answer to a fresh challenge. The message names the call and never a credential. Its advice is what
- * HTTP says (check the credentials); a layer that knows what the credentials are gives its own with
- * `withHint`.
+ * Digest authentication could not get past a 401 (code `OM_ERR_AUTH`), most often because the server
+ * rejected the credentials; see `why`. The message names the call, never a credential.
  */
 export class AuthenticationError extends ApiError {
   /** Why authentication failed; see {@link AuthenticationErrorInit.why}. */
@@ -44,11 +41,7 @@ export class AuthenticationError extends ApiError {
   }
 }
 
-/**
- * The advice after a `stale` failure; `credentials` names them as the reader knows them. A server that
- * has forgotten its client entry (as Apache httpd's mod_auth_digest does under load) says stale
- * whatever the credentials, so they are worth checking too.
- */
+/** The advice after a `stale` failure, with `credentials` named as the reader knows them. */
 export function staleAdvice(credentials: string): string {
   return (
     `try again; if it keeps failing, check the server's nonce lifetime and clock, and ${credentials} ` +

@@ -3,11 +3,7 @@ export interface CallInfo {
   method: string;
   path: string;
   url: string;
-  /**
-   * Set when this call is the bodyless `GET` sent first to fetch the authentication challenge for a
-   * request with a body (so that the body crosses the wire once): that request's method. The request
-   * itself was not sent.
-   */
+  /** For the bodyless `GET` that fetched a challenge: the method of the request, which was not sent. */
   probeFor?: string;
 }
 
@@ -27,11 +23,7 @@ export function notSentNote(call: CallInfo): string {
   return `; the ${call.probeFor} itself was not sent, so the server did not act on it`;
 }
 
-/**
- * The server's part of a URL, for a message that must name where the user should look (network, TLS,
- * scheme): `om.example.com:8443`, or the host alone. The URL is the client's own, so it parses; the
- * fallback only keeps the message whole.
- */
+/** The server's part of a URL, `om.example.com:8443` or the host alone; `url` itself should it not parse. */
 export function hostOf(url: string, withPort: boolean): string {
   try {
     const parsed = new URL(url);

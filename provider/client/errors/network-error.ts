@@ -44,9 +44,7 @@ const DESCRIPTIONS: Record<string, (url: string, setting: string) => string> = {
   UND_ERR_CLOSED: () => "the connection was closed",
 };
 
-/**
- * A network failure (code `OM_ERR_NETWORK`). `requestSent` says whether the server may have acted.
- */
+/** A network failure (code `OM_ERR_NETWORK`). `requestSent` says whether the server may have acted. */
 export class NetworkError extends RequestError {
   readonly causeCode: string | undefined;
 

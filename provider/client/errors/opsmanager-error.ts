@@ -40,10 +40,7 @@ export class OpsManagerError extends Error {
     this.code = code;
   }
 
-  /**
-   * Records that `attempts` attempts over `elapsedMs` ended in this error. From two attempts on, the
-   * message ends by saying so: `…; 8 attempts over 11.2 s`.
-   */
+  /** Notes the attempts that ended here; from two on, the message ends so: `…; 8 attempts over 11.2 s`. */
   noteAttempts(attempts: number, elapsedMs: number): void {
     if (this.attempts !== undefined) return;
     this.attempts = attempts;

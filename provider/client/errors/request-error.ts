@@ -3,17 +3,11 @@ import { type ErrorCode, OpsManagerError } from "./opsmanager-error";
 
 /** The call a {@link RequestError} is about, and whether it reached the server. */
 export interface RequestErrorInit extends CallInfo {
-  /**
-   * Whether the request may have reached the server. Default: `true` unless this is the challenge
-   * request sent before another (`probeFor`), in which case that request was not sent.
-   */
+  /** Whether the request may have reached the server. Default: `true` unless `probeFor` is set. */
   requestSent?: boolean;
 }
 
-/**
- * An error about one request: it holds the call once, and its message starts with it
- * (`GET /orgs/5f1…/apiKeys failed: …`). The absolute URL is in `url`, not in the message.
- */
+/** An error about one request, whose message starts with it (`GET /orgs/… failed: …`); its URL is `url`. */
 export class RequestError extends OpsManagerError {
   /** The method of the request that failed, e.g. `PATCH`. */
   readonly method: string;
@@ -21,15 +15,9 @@ export class RequestError extends OpsManagerError {
   readonly path: string;
   /** The absolute URL, query included, never with credentials. */
   readonly url: string;
-  /**
-   * The method of the request with a body whose bodyless challenge request this is about (see
-   * {@link CallInfo.probeFor}); `undefined` for any other request.
-   */
+  /** The method of the request whose challenge request this is about ({@link CallInfo.probeFor}). */
   readonly probeFor: string | undefined;
-  /**
-   * `false` when the request cannot have reached the server (the connection was never made, or only
-   * the challenge request before it was answered), so the server did not act on it.
-   */
+  /** `false` when the request cannot have reached the server (no connection, or only its challenge GET). */
   readonly requestSent: boolean;
 
   constructor(code: ErrorCode, message: string, init: RequestErrorInit, cause?: unknown) {

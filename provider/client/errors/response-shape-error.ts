@@ -10,10 +10,7 @@ export interface ResponseShapeErrorInit extends CallInfo {
   issues?: readonly string[];
   /** Up to 200 characters of the body, already quoted. */
   bodySnippet?: string;
-  /**
-   * What to check, from a layer that knows which API the base URL should point at, in place of the
-   * advice HTTP alone gives (check the base URL).
-   */
+  /** What to check, from a layer that knows which API the base URL should lead to. Default: the base URL. */
   hint?: string;
 }
 

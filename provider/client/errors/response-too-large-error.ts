@@ -10,9 +10,7 @@ export interface ResponseTooLargeErrorInit extends CallInfo {
   contentLength?: number;
 }
 
-/**
- * The response body passed `maxResponseBytes` (code `OM_ERR_RESPONSE_TOO_LARGE`); reading stopped there.
- */
+/** The response body passed `maxResponseBytes` (code `OM_ERR_RESPONSE_TOO_LARGE`); reading stopped there. */
 export class ResponseTooLargeError extends RequestError {
   readonly status: number;
   readonly limitBytes: number;

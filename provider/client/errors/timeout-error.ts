@@ -6,18 +6,13 @@ export interface TimeoutErrorInit extends CallInfo {
   timeoutMs: number;
   /** `true` unless the connection was never made: the server may have acted on the request. */
   requestSent: boolean;
-  /**
-   * What timed out when the request was not sent: making the connection (default), or the bodyless
-   * request that fetches the authentication challenge before a request with a body.
-   */
+  /** What timed out when the request was not sent: the connection (default), or its challenge GET. */
   notSentBecause?: "connect" | "challenge";
   /** The timeout setting, as the user knows it. Default `timeoutMs`. */
   setting?: string;
 }
 
-/**
- * No complete response (connect, headers and whole body) within `timeoutMs` (code `OM_ERR_TIMEOUT`).
- */
+/** No complete response (connect, headers and whole body) within `timeoutMs` (code `OM_ERR_TIMEOUT`). */
 export class TimeoutError extends RequestError {
   readonly timeoutMs: number;
 
