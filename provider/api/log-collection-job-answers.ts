@@ -37,11 +37,6 @@ export function isJobGone(error: unknown): boolean {
   );
 }
 
-/** Whether `error` says the project is gone (`GROUP_NOT_FOUND`, 404): a job cannot outlive it. */
-export function isProjectGone(error: unknown): boolean {
-  return error instanceof ApiError && error.status === 404 && error.errorCode === "GROUP_NOT_FOUND";
-}
-
 /** Advice for the error table's codes of an extension (documentation, "Extend a Log Collection Job"). */
 const EXTENSION_HINTS: Record<string, string> = {
   EXPIRATION_DATE_TOO_DISTANT:

@@ -10,8 +10,8 @@
 import { isApiKeyGone } from "../../api/api-key-gone";
 import { hex24Rule } from "../../api/ids";
 import { assignProjectApiKey, unassignProjectApiKey } from "../../api/project-api-keys";
+import { isProjectGone } from "../../api/project-gone";
 import type { GroupRole } from "../../api/types";
-import { ApiError } from "../../client/errors";
 import { inContext } from "../shared/in-context";
 import { ResourceError } from "../shared/resource-error";
 import { currentClient, whenConfigured } from "../shared/runtime";
@@ -28,11 +28,6 @@ import type {
 
 const where = (s: { apiKeyId: string; groupId: string; server?: string }) =>
   `ApiKeyProjectAssignment (API key ${s.apiKeyId} in project ${s.groupId}${onServer(s.server)})`;
-
-/** An assignment cannot outlive its project: `GROUP_NOT_FOUND` (404) leaves nothing to take away. */
-function isProjectGone(error: unknown): boolean {
-  return error instanceof ApiError && error.status === 404 && error.errorCode === "GROUP_NOT_FOUND";
-}
 
 function outputsOf(
   inputs: ApiKeyProjectAssignmentProviderInputs,

@@ -8,12 +8,7 @@
  * forgets the job, and the provider says so once (./server-warning).
  */
 import { hex24Rule } from "../../api/ids";
-import {
-  isJobGone,
-  isMissingOperation,
-  isProjectGone,
-  type JobOperationKind,
-} from "../../api/log-collection-job-answers";
+import { isJobGone, isMissingOperation, type JobOperationKind } from "../../api/log-collection-job-answers";
 import {
   createLogCollectionJob,
   deleteLogCollectionJob,
@@ -21,6 +16,7 @@ import {
   wasNotSent,
 } from "../../api/log-collection-jobs";
 import { MalformedCreateAnswerError } from "../../api/malformed-create-answer-error";
+import { isProjectGone } from "../../api/project-gone";
 import type { LogCollectionJobRecord } from "../../api/schemas";
 import { sameInstant } from "../../api/timestamps";
 import { UncertainCreateError } from "../../api/uncertain-create-error";
