@@ -7,7 +7,10 @@
  * process of its own, with TypeScript through the ts-node the SDK finds, under `pulumi.runtime.setMocks`,
  * with the config the engine would pass; every resource the program registers through Pulumi's real
  * dynamic-provider host, started in the program's directory as the engine starts it: check and create,
- * then a second check and diff that show no change, read, and delete, against the local simulator.
+ * then a second check and diff that show no change, read, and delete, against the local simulators: the
+ * default server, and two servers named in `opsmanager:servers` as `npx pulumi-opsmanager-simulator
+ * --servers 2` starts them (the first of which is the default one), each resource checked against the
+ * simulator of the server it names.
  *
  * The program's `node_modules` is made here as an install of the packed package would be (unless the
  * example already has one, which is then what runs), and removed afterwards.
@@ -15,7 +18,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSimulator } from "../../simulator";
+import { type NamedSimulator, startSimulators } from "../../simulator";
 import type { Simulator } from "../../simulator/types";
 import { JOB_TYPE, KEY_TYPE, NO_ENV, type Props, startHost } from "../support/host";
 import { repoRoot } from "../support/program-dir";
@@ -59,20 +62,41 @@ const orgRoles = (sim: Simulator, id: string) =>
     .sort();
 
 let sim: Simulator;
+let named: NamedSimulator[] = [];
 let stackConfig: Record<string, string>;
 
+/** Every simulator a program may reach. */
+const sims = (): Simulator[] => named;
+/** The simulator of the server a registration names; the default server's when it names none. */
+const simOf = (r: Registration): Simulator => {
+  const server = r.inputs.server ?? r.outputs.server;
+  return server === undefined ? sim : named.find((s) => s.name === server)!;
+};
+/** Every request of every simulator since the last reset. */
+const requests = () => sims().flatMap((s) => s.requests);
+const resetRequests = () => {
+  for (const s of sims()) s.resetRequests();
+};
+
 beforeAll(async () => {
-  // The simulator as `npm run example` starts it: the examples' defaults name its seeded org and keys.
-  sim = await startSimulator({});
+  // The simulators as `npm run example` and `--servers 2` start them: the examples' defaults name their
+  // seeded orgs and keys. The first is the single simulator, so it is the default server too.
+  named = await startSimulators(2);
+  sim = named[0]!;
   stackConfig = {
     "opsmanager:baseUrl": sim.url,
     "opsmanager:publicKey": sim.publicKey,
     "opsmanager:privateKey": sim.privateKey,
+    "opsmanager:servers": JSON.stringify(
+      Object.fromEntries(
+        named.map((s) => [s.name, { baseUrl: s.url, publicKey: s.publicKey, privateKey: s.privateKey }]),
+      ),
+    ),
   };
 });
 
 afterAll(async () => {
-  await sim?.close();
+  await Promise.all(named.map((s) => s.close()));
 });
 
 describe("the repository's Pulumi projects", () => {
@@ -109,6 +133,9 @@ for (const project of projects()) {
     const created: Registration[] = [];
     // The simulator's keys as they were before the program ran.
     const before = new Map<string, { desc: string; roles: string[] }>();
+    const rolesBefore = (s: Simulator) => {
+      for (const key of s.state.apiKeys()) before.set(key.id, { desc: key.desc, roles: orgRoles(s, key.id) });
+    };
 
     beforeAll(async () => {
       removeInstall = await ensureInstall(pwdMain(project.root, project.main).pwd);
@@ -124,9 +151,8 @@ for (const project of projects()) {
     });
 
     it("runs its own program, which registers resources that the provider host creates", async () => {
-      for (const key of sim.state.apiKeys())
-        before.set(key.id, { desc: key.desc, roles: orgRoles(sim, key.id) });
-      sim.resetRequests();
+      for (const s of sims()) rolesBefore(s);
+      resetRequests();
       result = await runProgram(project, stackConfig);
       // The runner loaded the program's own file (through the program's package.json), not the package.
       expect(result.entry).toBe(path.join(pwdMain(project.root, project.main).pwd, "index.ts"));
@@ -136,7 +162,7 @@ for (const project of projects()) {
       // A job is created with one POST, never two; a key is adopted with at most one PATCH; a key made
       // with one POST, and its access list with one more.
       const jobs = created.filter((r) => r.type === JOB_TYPE);
-      const posts = sim.requests.filter((q) => q.method === "POST" && q.status < 500);
+      const posts = requests().filter((q) => q.method === "POST" && q.status < 500);
       expect(posts.filter((q) => q.path.endsWith("/logCollectionJobs")).map((q) => q.body)).toEqual(
         jobs.map((r) => stripProvider(r.checked)).map(postBody),
       );
@@ -155,31 +181,38 @@ for (const project of projects()) {
       // An assignment is one PATCH of the project's key with its roles.
       for (const a of created.filter((r) => r.type === ASSIGN_TYPE)) {
         const { apiKeyId, groupId } = a.outputs as { apiKeyId: string; groupId: string };
-        const patches = sim.requests.filter(
+        const patches = simOf(a).requests.filter(
           (q) => q.method === "PATCH" && q.path === `${API}/groups/${groupId}/apiKeys/${apiKeyId}`,
         );
         expect(patches.map((q) => q.body)).toEqual([{ roles: sorted(a.checked.roles) }]);
-        const held = sim.state
+        const held = simOf(a).state
           .apiKey(apiKeyId)!
           .roles.filter((r) => r.groupId === groupId)
           .map((r) => r.roleName)
           .sort();
         expect(held).toEqual(sorted(a.inputs.roles));
       }
-      for (const job of jobs) expect(sim.state.jobs().map((j) => j.id)).toContain(job.id);
+      for (const job of jobs) expect(simOf(job).state.jobs().map((j) => j.id)).toContain(job.id);
       for (const key of created.filter((r) => r.type === KEY_TYPE)) {
-        const patches = sim.requests.filter(
+        const own = simOf(key);
+        const patches = own.requests.filter(
           (q) => q.method === "PATCH" && q.path.endsWith(`/orgs/${key.outputs.orgId}/apiKeys/${key.id}`),
         );
         expect(patches.length).toBeLessThanOrEqual(1);
-        const onServer = sim.state.apiKey(key.id)!;
+        const onServer = own.state.apiKey(key.id)!;
         if (key.inputs.desc !== undefined) expect(onServer.desc).toBe(key.inputs.desc);
-        if (key.inputs.roles !== undefined) expect(orgRoles(sim, key.id)).toEqual(sorted(key.inputs.roles));
+        if (key.inputs.roles !== undefined) expect(orgRoles(own, key.id)).toEqual(sorted(key.inputs.roles));
         expect(key.outputs).toMatchObject({
           apiKeyId: key.id,
           desc: onServer.desc,
-          roles: orgRoles(sim, key.id),
+          roles: orgRoles(own, key.id),
         });
+      }
+      // Each resource's requests went to its own server only: no other simulator knows its id.
+      for (const r of created) {
+        for (const other of sims().filter((s) => s !== simOf(r))) {
+          expect(other.requests.filter((q) => q.path.includes(r.id))).toEqual([]);
+        }
       }
       // The program's stack outputs are plain, known values.
       expect(JSON.stringify(result.outputs)).not.toContain("undefined");
@@ -187,7 +220,7 @@ for (const project of projects()) {
 
     it("shows no change on a second check and diff, without a request", async () => {
       expect(created).not.toEqual([]);
-      sim.resetRequests();
+      resetRequests();
       for (const r of created) {
         const checked = await result.host.check(r.urn, r.checked, r.inputs);
         expect(checked.failures).toEqual([]);
@@ -195,7 +228,7 @@ for (const project of projects()) {
         const diff = await result.host.diff(r.id, r.urn, r.outputs, checked.inputs);
         expect(diff).toMatchObject({ changes: "DIFF_NONE", replaces: [] });
       }
-      expect(sim.requests).toEqual([]);
+      expect(requests()).toEqual([]);
     });
 
     it("reads back what it created, a job as the server now shows it", async () => {
@@ -205,8 +238,8 @@ for (const project of projects()) {
         expect(read.id).toBe(r.id);
         if (r.type === KEY_TYPE) {
           // Project roles given after the key was made (an assignment in the same program) show on read.
-          const projectRoles = sim.state
-            .apiKey(r.id)!
+          const projectRoles = simOf(r)
+            .state.apiKey(r.id)!
             .roles.filter((role) => role.groupId !== undefined)
             .map((role) => ({ groupId: role.groupId, roleName: role.roleName }))
             .sort((a, b) => a.groupId!.localeCompare(b.groupId!) || a.roleName.localeCompare(b.roleName));
@@ -235,7 +268,7 @@ for (const project of projects()) {
 
     it("deletes what it created: a key back as it was where it restores on delete, a job deleted on the server", async () => {
       expect(created).not.toEqual([]);
-      sim.resetRequests();
+      resetRequests();
       // In a host of its own, as `pulumi destroy` is a process of its own: within the deployment that
       // created it, an assignment's delete is its replacement's to skip.
       const destroy = await startHost({ cwd: pwdMain(project.root, project.main).pwd, env: { ...NO_ENV } });
@@ -247,12 +280,13 @@ for (const project of projects()) {
       }
       const restoring = created.filter((r) => r.type === KEY_TYPE && r.outputs.restoreOnDelete === true);
       for (const key of restoring) {
-        expect({ desc: sim.state.apiKey(key.id)!.desc, roles: orgRoles(sim, key.id) }).toEqual(
-          before.get(key.id),
-        );
+        const own = simOf(key);
+        expect({ desc: own.state.apiKey(key.id)!.desc, roles: orgRoles(own, key.id) }).toEqual(before.get(key.id));
       }
       const patched = new Set(
-        sim.requests.filter((q) => q.method === "PATCH").map((q) => q.path.split("/").pop()),
+        requests()
+          .filter((q) => q.method === "PATCH")
+          .map((q) => q.path.split("/").pop()),
       );
       // Only a key that restores on delete is written to, once, and only when it manages desc or roles.
       const managing = restoring.filter((key) => {
@@ -260,12 +294,12 @@ for (const project of projects()) {
         return managed.desc || managed.roles;
       });
       expect([...patched].sort()).toEqual(managing.map((key) => key.id).sort());
-      expect(sim.requests.filter((q) => q.method === "POST")).toEqual([]);
+      expect(requests().filter((q) => q.method === "POST")).toEqual([]);
       // One DELETE per job, per key made and per assignment, and each is gone from the server.
       const jobs = created.filter((r) => r.type === JOB_TYPE);
       const made = created.filter(isCreatedKey);
       const assignments = created.filter((r) => r.type === ASSIGN_TYPE);
-      const deleted = sim.requests.filter((q) => q.method === "DELETE" && q.authenticated);
+      const deleted = requests().filter((q) => q.method === "DELETE" && q.authenticated);
       expect(deleted.map((q) => q.path.slice(API.length)).sort()).toEqual(
         [
           ...jobs.map((j) => `/groups/${j.outputs.groupId}/logCollectionJobs/${j.id}`),
@@ -273,8 +307,8 @@ for (const project of projects()) {
           ...assignments.map((a) => `/groups/${a.outputs.groupId}/apiKeys/${a.outputs.apiKeyId}`),
         ].sort(),
       );
-      for (const job of jobs) expect(sim.state.job(job.id)).toBeUndefined();
-      for (const key of made) expect(sim.state.apiKey(key.id)).toBeUndefined();
+      for (const job of jobs) expect(simOf(job).state.job(job.id)).toBeUndefined();
+      for (const key of made) expect(simOf(key).state.apiKey(key.id)).toBeUndefined();
     });
   });
 }
