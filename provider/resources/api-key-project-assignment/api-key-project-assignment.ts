@@ -25,9 +25,9 @@ export interface ApiKeyProjectAssignmentArgs {
    */
   restoreOnDelete?: pulumi.Input<boolean>;
   /**
-   * The server the project is on: the name of a server in the stack config `opsmanager:servers` (`pulumi config set
-   * --path 'opsmanager:servers.dc2.baseUrl' …`). Not given: the default server (`opsmanager:baseUrl`).
-   * Only the name is stored; a change is a replacement.
+   * The server the project is on: the name of a server in the stack config `opsmanager:servers`
+   * (`pulumi config set --path 'opsmanager:servers.dc2.baseUrl' …`). Not given: the default server
+   * (`opsmanager:baseUrl`). Only the name is stored; a change is a replacement.
    */
   server?: pulumi.Input<string>;
 }
