@@ -132,7 +132,6 @@ export async function check(_olds: object, news: object) {
   const serverFailures = checkServer(news as Record<string, unknown>);
   const { inputs, failures } = checkKeyInputs(news as Record<string, unknown>);
   failures.push(...serverFailures);
-  // The program's values, checked: the engine goes on with them only when there is no failure.
   return { inputs: inputs as Partial<OrgApiKeyProviderInputs> as OrgApiKeyProviderInputs, failures };
 }
 
@@ -174,12 +173,14 @@ export async function diff(_id: string, olds: OrgApiKeyProviderOutputs, news: Or
   };
 }
 
-/** `create` adopts the existing key: finds it, PATCHes only what differs, returns the full outputs. */
+/**
+ * `create`: a key to create is made (./create-key.ts); an existing key is adopted: found, PATCHed only
+ * where it differs, and returned with the full outputs.
+ */
 export async function create(inputs: OrgApiKeyProviderInputs) {
   await whenConfigured();
   if (declaresCreated(inputs)) {
     const made = await createKey(inputs, (key) => outputsFor(inputs, key, { desc: "", roles: [] }));
-    // One POST for the key, then one POST for its whole access list.
     return inputs.accessList === undefined ? made : giveAccessList(inputs, made, inputs.accessList);
   }
   const selector = selectorOf(inputs);
@@ -269,9 +270,8 @@ export async function read(id: string, olds: Partial<OrgApiKeyProviderOutputs> =
     const kept = afterRead(state, props, inputs);
     return { id: key.id, props: kept.props, inputs: kept.inputs };
   } catch (error) {
-    // The only request here is the org's listing, which names no key: an API_KEY_NOT_FOUND answer to
-    // it is about something else (the caller's own key, say), never this key. Whether this key is gone
-    // is findKey's to say, from two consistent listings that lack it.
+    // An API_KEY_NOT_FOUND answer to the org's listing, which names no key, is about another key (the
+    // caller's own, say): whether this key is gone is findKey's to say, from two listings that lack it.
     const notThisKey = listRead
       ? isApiKeyGone(error)
         ? " The key's own access list said so, after the organization's listing still had the key: if it was deleted meanwhile, the next `pulumi refresh` drops it from the stack."
@@ -284,10 +284,10 @@ export async function read(id: string, olds: Partial<OrgApiKeyProviderOutputs> =
 }
 
 /**
- * `delete`: the API has no delete of a key, so the key stays on the server and leaves the stack. With
- * `restoreOnDelete`, the desc and roles it manages now (per the state) go back to what they were before
- * Pulumi managed them; a field it no longer manages is left as it is. A managed access list goes back
- * first (./access-list.ts, `restoreAccessList`).
+ * `delete`: a created key is deleted (./create-key.ts); an adopted key stays on the server and leaves
+ * the stack. With `restoreOnDelete`, its managed access list, then the desc and roles it manages now
+ * (per the state), go back to what they were before Pulumi managed them; a field it no longer manages
+ * is left as it is.
  */
 export async function remove(id: string, olds: OrgApiKeyProviderOutputs): Promise<void> {
   const state = upgradeKeyState(olds);
