@@ -1,11 +1,6 @@
 /**
  * ApiKeyProjectAssignment's provider methods, as the dynamic-provider host calls them. Loaded in the
  * host by `pulumi-opsmanager/host`, never captured by a serialized provider.
- *
- * One organization key in one project: create is one PATCH (assign, or set the roles of an assignment
- * that exists), a change of roles one PATCH with the whole set, destroy one DELETE (or, with
- * `restoreOnDelete`, one PATCH putting back what the key had). Refresh reads the project's key listing,
- * once per project and deployment, shared by every assignment in it.
  */
 import { isApiKeyGone } from "../../api/api-key-gone";
 import { hex24Rule } from "../../api/ids";
@@ -70,7 +65,6 @@ export async function check(_olds: object, news: object) {
   const serverFailures = checkServer(news as Record<string, unknown>);
   const { inputs, failures } = checkAssignmentInputs(news as Record<string, unknown>);
   failures.push(...serverFailures);
-  // The program's values, checked: the engine goes on with them only when there is no failure.
   return {
     inputs: inputs as Partial<ApiKeyProjectAssignmentProviderInputs> as ApiKeyProjectAssignmentProviderInputs,
     failures,

@@ -68,9 +68,9 @@ export class ApiKeyProjectAssignment extends pulumi.dynamic.Resource {
 
   /**
    * Look up an existing assignment's state by its id, `{groupId}/{apiKeyId}` (`pulumi refresh`
-   * semantics). `pulumi import` does not work for dynamic resources: use this, or declare the
-   * assignment (its create sets the declared roles on an assignment that exists). An assignment on a
-   * named server is looked up with `{ server }` after the options.
+   * semantics). `pulumi import` does not work for dynamic resources (pulumi/pulumi#16175): use this, or
+   * declare the assignment (its create sets the declared roles on an assignment that exists). An
+   * assignment on a named server is looked up with `{ server }` after the options.
    */
   static get(
     name: string,
