@@ -61,7 +61,6 @@ async function setRoles(
 /** `check`: one failure per bad input, naming the rule; values not known yet pass. */
 export async function check(_olds: object, news: object) {
   await whenConfigured();
-  // Bad settings fail the preview here, before any request leaves.
   const serverFailures = checkServer(news as Record<string, unknown>);
   const { inputs, failures } = checkAssignmentInputs(news as Record<string, unknown>);
   failures.push(...serverFailures);
@@ -200,7 +199,6 @@ export async function remove(
   await whenConfigured();
   const state = upgradeAssignmentState(olds, id);
   const client = currentClient(state.server);
-  // Its replacement, created first, holds the assignment now: neither take it away nor restore over it.
   if (wasCreatedHere(client, state.groupId, state.apiKeyId)) return;
   const restore = state.restoreOnDelete && state.previous.recorded && state.previous.roles.length > 0;
   try {

@@ -80,7 +80,6 @@ function extensionAdvice(error: unknown): string {
 /** `check`: one failure per bad input, naming the rule; values not known yet pass. */
 export async function check(_olds: object, news: object) {
   await whenConfigured();
-  // Bad settings fail the preview here, before any request leaves.
   const serverFailures = checkServer(news as Record<string, unknown>);
   const { inputs, failures } = checkJobInputs(news as Record<string, unknown>);
   failures.push(...serverFailures);

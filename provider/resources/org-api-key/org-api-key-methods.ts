@@ -128,7 +128,6 @@ function withContext(error: unknown, what: string, advice = ""): Error {
 /** `check`: one failure per bad input, naming the rule; values not known yet pass. */
 export async function check(_olds: object, news: object) {
   await whenConfigured();
-  // Bad settings fail the preview here, before any request leaves.
   const serverFailures = checkServer(news as Record<string, unknown>);
   const { inputs, failures } = checkKeyInputs(news as Record<string, unknown>);
   failures.push(...serverFailures);
@@ -136,8 +135,9 @@ export async function check(_olds: object, news: object) {
 }
 
 /**
- * `diff` against the state: desc and roles are updates (roles as a set), and so is starting or ceasing
- * to manage one; which key is a replacement.
+ * `diff` against the state: desc, roles and the access list are updates (the lists as sets), and so is
+ * starting or ceasing to manage one; another key, server or organization, or a created key's new
+ * `keepers`, is a replacement.
  */
 export async function diff(_id: string, olds: OrgApiKeyProviderOutputs, news: OrgApiKeyProviderInputs) {
   const state = upgradeKeyState(olds);
@@ -158,7 +158,6 @@ export async function diff(_id: string, olds: OrgApiKeyProviderOutputs, news: Or
   if ((news.restoreOnDelete ?? false) !== state.restoreOnDelete) updates.push("restoreOnDelete");
   replaces.push(...createdReplaces(state, news).filter((p) => !replaces.includes(p)));
   updates.push(...createdUpdates(state, news));
-  // Managed while the state holds it: starting, ceasing, or another set is an update.
   const listDiffers =
     state.accessList === undefined ||
     isUnknown(news.accessList) ||
@@ -308,7 +307,6 @@ export async function remove(id: string, olds: OrgApiKeyProviderOutputs): Promis
   try {
     await patch(state.server, state.orgId, keyInState(state), change);
   } catch (error) {
-    // A key that is gone has nothing to restore.
     if (isApiKeyGone(error)) return;
     throw withContext(error, `restoring ${describeKey(state.orgId, { id }, state.server)}`);
   }
