@@ -1,7 +1,6 @@
 /**
  * OrgApiKey's access list: brought to what the program declares with adds before removes, read back
- * on refresh, put back on delete with `restoreOnDelete`. The list is managed while the state holds
- * `accessList`; state without it (every state written before the list was managed) manages none.
+ * on refresh, put back on delete with `restoreOnDelete`; managed while the state holds `accessList`.
  */
 import {
   type AccessListEntry,
