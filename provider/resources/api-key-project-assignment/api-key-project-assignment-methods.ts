@@ -1,11 +1,6 @@
 /**
  * ApiKeyProjectAssignment's provider methods, as the dynamic-provider host calls them. Loaded in the
  * host by `pulumi-opsmanager/host`, never captured by a serialized provider.
- *
- * One organization key in one project: create is one PATCH (assign, or set the roles of an assignment
- * that exists), a change of roles one PATCH with the whole set, destroy one DELETE (or, with
- * `restoreOnDelete`, one PATCH putting back what the key had). Refresh reads the project's key listing,
- * once per project and deployment, shared by every assignment in it.
  */
 import { isApiKeyGone } from "../../api/api-key-gone";
 import { hex24Rule } from "../../api/ids";
@@ -61,11 +56,9 @@ async function setRoles(
 /** `check`: one failure per bad input, naming the rule; values not known yet pass. */
 export async function check(_olds: object, news: object) {
   await whenConfigured();
-  // Bad settings fail the preview here, before any request leaves.
   const serverFailures = checkServer(news as Record<string, unknown>);
   const { inputs, failures } = checkAssignmentInputs(news as Record<string, unknown>);
   failures.push(...serverFailures);
-  // The program's values, checked: the engine goes on with them only when there is no failure.
   return {
     inputs: inputs as Partial<ApiKeyProjectAssignmentProviderInputs> as ApiKeyProjectAssignmentProviderInputs,
     failures,
@@ -201,7 +194,6 @@ export async function remove(
   await whenConfigured();
   const state = upgradeAssignmentState(olds, id);
   const client = currentClient(state.server);
-  // Its replacement, created first, holds the assignment now: neither take it away nor restore over it.
   if (wasCreatedHere(client, state.groupId, state.apiKeyId)) return;
   const restore = state.restoreOnDelete && state.previous.recorded && state.previous.roles.length > 0;
   try {

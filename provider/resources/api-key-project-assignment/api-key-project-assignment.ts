@@ -25,9 +25,9 @@ export interface ApiKeyProjectAssignmentArgs {
    */
   restoreOnDelete?: pulumi.Input<boolean>;
   /**
-   * The server the project is on: the name of a server in the stack config `opsmanager:servers` (`pulumi config set
-   * --path 'opsmanager:servers.dc2.baseUrl' …`). Not given: the default server (`opsmanager:baseUrl`).
-   * Only the name is stored; a change is a replacement.
+   * The server the project is on: the name of a server in the stack config `opsmanager:servers`
+   * (`pulumi config set --path 'opsmanager:servers.dc2.baseUrl' …`). Not given: the default server
+   * (`opsmanager:baseUrl`). Only the name is stored; a change is a replacement.
    */
   server?: pulumi.Input<string>;
 }
@@ -68,9 +68,9 @@ export class ApiKeyProjectAssignment extends pulumi.dynamic.Resource {
 
   /**
    * Look up an existing assignment's state by its id, `{groupId}/{apiKeyId}` (`pulumi refresh`
-   * semantics). `pulumi import` does not work for dynamic resources: use this, or declare the
-   * assignment (its create sets the declared roles on an assignment that exists). An assignment on a
-   * named server is looked up with `{ server }` after the options.
+   * semantics). `pulumi import` does not work for dynamic resources (pulumi/pulumi#16175): use this, or
+   * declare the assignment (its create sets the declared roles on an assignment that exists). An
+   * assignment on a named server is looked up with `{ server }` after the options.
    */
   static get(
     name: string,

@@ -1,8 +1,7 @@
 /**
  * A key's roles in a project, looked up in the project's shared key listing
  * (../shared/listing-cache.ts): refreshing M assignments of one project costs one listing of it, not
- * M reads, and an assignment is missing only when two listings whose pages agreed both lack it. What
- * this deployment's PATCHes and DELETEs set keeps the listing fresh.
+ * M reads. What this deployment's PATCHes and DELETEs set keeps the listing fresh.
  */
 import type { ListedApiKey } from "../../api/api-keys";
 import { projectApiKeyListing } from "../../api/project-api-keys";

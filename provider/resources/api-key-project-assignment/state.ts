@@ -1,7 +1,7 @@
 /**
  * ApiKeyProjectAssignment's state as every version wrote it, brought to today's shape in one place:
  * each method that reads state starts with {@link upgradeAssignmentState}, so a field added later gets
- * its default here and nowhere else.
+ * its default here.
  */
 import type { GroupRole } from "../../api/types";
 import type { ApiKeyProjectAssignmentProviderOutputs } from "./types";
@@ -22,10 +22,9 @@ export function idParts(id: string): { groupId: string; apiKeyId: string } {
 }
 
 /**
- * Any ApiKeyProjectAssignment state in today's shape (the first version's shape: nothing to upgrade
- * yet but the defaults): the project and key from the state, else from the id; a missing list as
- * empty, roles as a set; a missing `restoreOnDelete` as false; a missing `previous` as not recorded,
- * so that delete puts nothing back on a guess.
+ * Any ApiKeyProjectAssignment state in today's shape: the project and key from the state, else from
+ * the id; a missing list as empty, roles as a set; a missing `restoreOnDelete` as false; a missing
+ * `previous` as not recorded, so that delete puts nothing back on a guess.
  */
 export function upgradeAssignmentState(
   olds: Partial<ApiKeyProjectAssignmentProviderOutputs>,

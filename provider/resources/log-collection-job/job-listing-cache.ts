@@ -1,6 +1,6 @@
 /**
  * A project's log collection jobs looked up in the project's shared listing
- * (../shared/listing-cache.ts): refreshing 30 jobs of one project costs one listing, not 30 reads. A
+ * (../shared/listing-cache.ts): refreshing N jobs of one project costs one listing, not N reads. A
  * server that has no listing of jobs at all (it follows the spec, which shows only the create) is
  * remembered in its server's memory, so that it is asked once.
  */

@@ -1,11 +1,6 @@
 /**
  * LogCollectionJob's provider methods, as the dynamic-provider host calls them. Loaded in the host by
  * `pulumi-opsmanager/host`, never captured by a serialized provider.
- *
- * A job is created with one POST and followed through its life where the server allows: refresh reads
- * it from the project's shared listing, a new `expirationDate` is one PATCH, destroy deletes it. A
- * server that follows the spec alone has none of that: refresh keeps what the stack recorded, destroy
- * forgets the job, and the provider says so once (./server-warning).
  */
 import { hex24Rule } from "../../api/ids";
 import { isJobGone, isMissingOperation, type JobOperationKind } from "../../api/log-collection-job-answers";
@@ -55,7 +50,7 @@ function outputsOf(
   server: ServerFields,
   managesExpiration: boolean,
 ): LogCollectionJobProviderOutputs {
-  // As declared: MONGODB or DATABASE, whichever name the server was sent; no absent value as undefined.
+  // logTypes as declared, whichever database log name the server was sent; no undefined (not plain JSON).
   return {
     ...createInputsOf(inputs),
     jobId,
@@ -81,11 +76,9 @@ function extensionAdvice(error: unknown): string {
 /** `check`: one failure per bad input, naming the rule; values not known yet pass. */
 export async function check(_olds: object, news: object) {
   await whenConfigured();
-  // Bad settings fail the preview here, before any request leaves.
   const serverFailures = checkServer(news as Record<string, unknown>);
   const { inputs, failures } = checkJobInputs(news as Record<string, unknown>);
   failures.push(...serverFailures);
-  // The program's values, checked: the engine goes on with them only when there is no failure.
   return {
     inputs: inputs as Partial<LogCollectionJobProviderInputs> as LogCollectionJobProviderInputs,
     failures,

@@ -38,9 +38,9 @@ export interface LogCollectionJobArgs {
    */
   expirationDate?: pulumi.Input<string>;
   /**
-   * The server the job is on: the name of a server in the stack config `opsmanager:servers` (`pulumi config set
-   * --path 'opsmanager:servers.dc2.baseUrl' …`). Not given: the default server (`opsmanager:baseUrl`).
-   * Only the name is stored; a change is a replacement.
+   * The server the job is on: the name of a server in the stack config `opsmanager:servers`
+   * (`pulumi config set --path 'opsmanager:servers.dc2.baseUrl' …`). Not given: the default server
+   * (`opsmanager:baseUrl`). Only the name is stored; a change is a replacement.
    */
   server?: pulumi.Input<string>;
 }

@@ -1,7 +1,6 @@
 /**
  * OrgApiKey's access list: brought to what the program declares with adds before removes, read back
- * on refresh, put back on delete with `restoreOnDelete`. The list is managed while the state holds
- * `accessList`; state without it (every state written before the list was managed) manages none.
+ * on refresh, put back on delete with `restoreOnDelete`; managed while the state holds `accessList`.
  */
 import {
   type AccessListEntry,
@@ -52,10 +51,9 @@ export async function readAccessList(
 
 /**
  * Brings a key's access list from `current` to `declared` (canonical entries): one POST of every
- * declared entry `current` lacks (none when none), then one DELETE per entry not declared, so that
- * the key never loses an entry it keeps nor, during the change, the access the new entries give. The
- * POST's answer is the list as the server has it: entries added there by hand are removed too. A
- * created key's list is empty: its create calls this with `current` `[]`, one POST and nothing else.
+ * declared entry `current` lacks, then one DELETE per entry not declared, so that the key never loses
+ * an entry it keeps nor, during the change, the access the new entries give. The POST's answer is the
+ * list as the server has it: entries added there by hand are removed too.
  *
  * @returns the list after, with what the server says of each entry.
  */

@@ -1,9 +1,8 @@
 /**
- * An OrgApiKey that names no existing key is *created*: made with one POST (./create-key.ts), its
- * private key kept from that answer (the only one that shows it), replaced when its `keepers` change
- * (the new key first, then the old one deleted), and deleted on destroy. This file holds the rules of
- * that mode: what `check` refuses, what `diff` replaces, and its outputs; the methods
- * (org-api-key-methods.ts) call them where a created key differs from an adopted one.
+ * The rules of a *created* OrgApiKey, one that names no existing key: what `check` refuses, what
+ * `diff` replaces, and its outputs. It is made with one POST (./create-key.ts), its private key kept
+ * from that answer (the only one that shows it), replaced when its `keepers` change (the new key
+ * first, then the old one deleted), and deleted on destroy.
  */
 import { maskPrivateKey } from "../../api/schemas";
 import { type CheckFailure, UNKNOWN } from "../shared/validate";
@@ -89,7 +88,7 @@ export function createdReplaces(state: KeyState, news: OrgApiKeyProviderInputs) 
   return replaces;
 }
 
-/** Whether an update changes what `keepers` the state records, or adopts the created key in place. */
+/** The updates particular to created keys: naming the created key adopts it in place (`managed`). */
 export function createdUpdates(state: KeyState, news: OrgApiKeyProviderInputs) {
   const updates: string[] = [];
   if (isCreatedState(state) && !declaresCreated(news)) updates.push("managed");

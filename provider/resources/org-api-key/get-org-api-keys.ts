@@ -16,19 +16,18 @@ export interface GetOrgApiKeysArgs {
 
 /**
  * Every API key of an organization, all pages, each once, as the server returns them (private keys
- * redacted). The org is read twice, one read after the other, and the keys are returned only when both
- * reads list the same ones: a key deleted and another added while the pages are read (a rotation) leave
- * one read without a live key though its pages agree. A listing that keeps changing fails with an
- * `InconsistentListingError`. Runs in the Pulumi program (preview included), with the same settings as
- * the resources: stack config `opsmanager:*`, then the environment.
+ * redacted). The keys are returned only when two reads in a row list the same ones: a key deleted and
+ * another added during one read (a rotation) can leave it without a live key though its pages agree.
+ * A listing that keeps changing fails with an `InconsistentListingError`. Runs in the Pulumi program
+ * (preview included), with the same settings as the resources: stack config `opsmanager:*`, then the
+ * environment.
  *
  * @example
  * const keys = await getOrgApiKeys({ orgId });
  * for (const key of keys.filter((k) => k.desc?.startsWith("ci-"))) new OrgApiKey(key.publicKey, { orgId, publicKey: key.publicKey, roles: ["ORG_READ_ONLY"] });
  */
 export async function getOrgApiKeys(args: GetOrgApiKeysArgs): Promise<ApiKey[]> {
-  // runtime.getConfig reads secret values too without wrapping them in an Output; the value is used
-  // for the digest computation only.
+  // runtime.getConfig gives secrets unwrapped, not as Outputs: they serve the digest computation only.
   const config = (key: string) => pulumi.runtime.getConfig(key);
   const settings =
     args.server === undefined ? resolveSettings(config) : resolveServerSettings(args.server, config);

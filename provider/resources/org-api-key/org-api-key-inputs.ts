@@ -59,7 +59,7 @@ export const orgApiKeyInputShape = {
 
 export { roleSet, sameSet } from "../shared/sets";
 
-/** The PATCH that brings `key` to what `inputs` declare, or `undefined` when it already is. */
+/** The PATCH from `current` to what `inputs` declare, or `undefined` when there is nothing to change. */
 export function changeFor(
   inputs: OrgApiKeyProviderInputs,
   current: { desc: string; roles: string[] },
@@ -80,8 +80,9 @@ export function declaredChange(inputs: OrgApiKeyProviderInputs): ApiKeyChange {
 }
 
 /**
- * `check`'s work: one failure per bad input, naming the rule; values not known yet pass. Roles come
- * back as a set, so that the engine's own comparison sees no change in their order or repeats.
+ * `check`'s work: one failure per bad input, naming the rule; values not known yet pass. Roles and the
+ * access list come back as sets, so that the engine's own comparison sees no change in their order or
+ * repeats.
  */
 export function checkKeyInputs(news: Record<string, unknown>): {
   inputs: Record<string, unknown>;
@@ -99,7 +100,6 @@ export function checkKeyInputs(news: Record<string, unknown>): {
   failures.push(...modeFailures(news));
   const inputs = { ...news };
   delete inputs.__provider;
-  // Roles are a set: order and repeats are no change, so the engine's own comparison agrees.
   if (
     Array.isArray(inputs.roles) &&
     !isUnknown(inputs.roles) &&
@@ -107,7 +107,7 @@ export function checkKeyInputs(news: Record<string, unknown>): {
   ) {
     inputs.roles = roleSet(inputs.roles as string[]);
   }
-  // The access list is a set too, in one spelling: `10.0.0.1/32` as declared is `10.0.0.1`.
+  // In canonical spelling: `10.0.0.1/32` as declared is `10.0.0.1`.
   if (
     Array.isArray(inputs.accessList) &&
     !isUnknown(inputs.accessList) &&

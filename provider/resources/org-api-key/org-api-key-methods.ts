@@ -128,17 +128,16 @@ function withContext(error: unknown, what: string, advice = ""): Error {
 /** `check`: one failure per bad input, naming the rule; values not known yet pass. */
 export async function check(_olds: object, news: object) {
   await whenConfigured();
-  // Bad settings fail the preview here, before any request leaves.
   const serverFailures = checkServer(news as Record<string, unknown>);
   const { inputs, failures } = checkKeyInputs(news as Record<string, unknown>);
   failures.push(...serverFailures);
-  // The program's values, checked: the engine goes on with them only when there is no failure.
   return { inputs: inputs as Partial<OrgApiKeyProviderInputs> as OrgApiKeyProviderInputs, failures };
 }
 
 /**
- * `diff` against the state: desc and roles are updates (roles as a set), and so is starting or ceasing
- * to manage one; which key is a replacement.
+ * `diff` against the state: desc, roles and the access list are updates (the lists as sets), and so is
+ * starting or ceasing to manage one; another key, server or organization, or a created key's new
+ * `keepers`, is a replacement.
  */
 export async function diff(_id: string, olds: OrgApiKeyProviderOutputs, news: OrgApiKeyProviderInputs) {
   const state = upgradeKeyState(olds);
@@ -159,7 +158,6 @@ export async function diff(_id: string, olds: OrgApiKeyProviderOutputs, news: Or
   if ((news.restoreOnDelete ?? false) !== state.restoreOnDelete) updates.push("restoreOnDelete");
   replaces.push(...createdReplaces(state, news).filter((p) => !replaces.includes(p)));
   updates.push(...createdUpdates(state, news));
-  // Managed while the state holds it: starting, ceasing, or another set is an update.
   const listDiffers =
     state.accessList === undefined ||
     isUnknown(news.accessList) ||
@@ -174,12 +172,14 @@ export async function diff(_id: string, olds: OrgApiKeyProviderOutputs, news: Or
   };
 }
 
-/** `create` adopts the existing key: finds it, PATCHes only what differs, returns the full outputs. */
+/**
+ * `create`: a key to create is made (./create-key.ts); an existing key is adopted: found, PATCHed only
+ * where it differs, and returned with the full outputs.
+ */
 export async function create(inputs: OrgApiKeyProviderInputs) {
   await whenConfigured();
   if (declaresCreated(inputs)) {
     const made = await createKey(inputs, (key) => outputsFor(inputs, key, { desc: "", roles: [] }));
-    // One POST for the key, then one POST for its whole access list.
     return inputs.accessList === undefined ? made : giveAccessList(inputs, made, inputs.accessList);
   }
   const selector = selectorOf(inputs);
@@ -269,9 +269,8 @@ export async function read(id: string, olds: Partial<OrgApiKeyProviderOutputs> =
     const kept = afterRead(state, props, inputs);
     return { id: key.id, props: kept.props, inputs: kept.inputs };
   } catch (error) {
-    // The only request here is the org's listing, which names no key: an API_KEY_NOT_FOUND answer to
-    // it is about something else (the caller's own key, say), never this key. Whether this key is gone
-    // is findKey's to say, from two consistent listings that lack it.
+    // An API_KEY_NOT_FOUND answer to the org's listing, which names no key, is about another key (the
+    // caller's own, say): whether this key is gone is findKey's to say, from two listings that lack it.
     const notThisKey = listRead
       ? isApiKeyGone(error)
         ? " The key's own access list said so, after the organization's listing still had the key: if it was deleted meanwhile, the next `pulumi refresh` drops it from the stack."
@@ -284,10 +283,10 @@ export async function read(id: string, olds: Partial<OrgApiKeyProviderOutputs> =
 }
 
 /**
- * `delete`: the API has no delete of a key, so the key stays on the server and leaves the stack. With
- * `restoreOnDelete`, the desc and roles it manages now (per the state) go back to what they were before
- * Pulumi managed them; a field it no longer manages is left as it is. A managed access list goes back
- * first (./access-list.ts, `restoreAccessList`).
+ * `delete`: a created key is deleted (./create-key.ts); an adopted key stays on the server and leaves
+ * the stack. With `restoreOnDelete`, its managed access list, then the desc and roles it manages now
+ * (per the state), go back to what they were before Pulumi managed them; a field it no longer manages
+ * is left as it is.
  */
 export async function remove(id: string, olds: OrgApiKeyProviderOutputs): Promise<void> {
   const state = upgradeKeyState(olds);
@@ -308,7 +307,6 @@ export async function remove(id: string, olds: OrgApiKeyProviderOutputs): Promis
   try {
     await patch(state.server, state.orgId, keyInState(state), change);
   } catch (error) {
-    // A key that is gone has nothing to restore.
     if (isApiKeyGone(error)) return;
     throw withContext(error, `restoring ${describeKey(state.orgId, { id }, state.server)}`);
   }

@@ -25,8 +25,8 @@ export interface OrgApiKeyArgs {
    */
   roles?: pulumi.Input<pulumi.Input<OrgRole>[]>;
   /**
-   * On delete, put back the desc and roles managed at that moment, as they were before Pulumi managed
-   * them. Default false. Adopted keys only: a created key is deleted.
+   * On delete, put back the desc, roles and access list managed at that moment, as they were before
+   * Pulumi managed them. Default false. Adopted keys only: a created key is deleted.
    */
   restoreOnDelete?: pulumi.Input<boolean>;
   /**
@@ -42,9 +42,9 @@ export interface OrgApiKeyArgs {
    */
   accessList?: pulumi.Input<pulumi.Input<string>[]>;
   /**
-   * The server the key is on: the name of a server in the stack config `opsmanager:servers` (`pulumi config set
-   * --path 'opsmanager:servers.dc2.baseUrl' …`). Not given: the default server (`opsmanager:baseUrl`).
-   * Only the name is stored; a change is a replacement.
+   * The server the key is on: the name of a server in the stack config `opsmanager:servers`
+   * (`pulumi config set --path 'opsmanager:servers.dc2.baseUrl' …`). Not given: the default server
+   * (`opsmanager:baseUrl`). Only the name is stored; a change is a replacement.
    */
   server?: pulumi.Input<string>;
 }
@@ -84,9 +84,12 @@ export class OrgApiKey extends pulumi.dynamic.Resource {
   /** The key's project roles (read only). */
   declare readonly projectRoles: pulumi.Output<ProjectRole[]>;
   declare readonly restoreOnDelete: pulumi.Output<boolean>;
-  /** The desc and organization roles the key had when adopted: what `restoreOnDelete` puts back. */
+  /**
+   * The desc, organization roles and managed access list the key had when adopted: what
+   * `restoreOnDelete` puts back.
+   */
   declare readonly adopted: pulumi.Output<{ desc: string; roles: OrgRole[]; accessList?: string[] }>;
-  /** Which of `desc` and `roles` this resource manages, and whether it names the key by `apiKeyId` or `publicKey`. */
+  /** Which of `desc` and `roles` this resource manages, and how it names the key (`created`: made it). */
   declare readonly managed: pulumi.Output<{
     desc: boolean;
     roles: boolean;
@@ -132,8 +135,8 @@ export class OrgApiKey extends pulumi.dynamic.Resource {
 
   /**
    * Look up an existing key's state by its id (`pulumi refresh` semantics); `orgId` is needed to list
-   * the organization's keys. `pulumi import` does not work for dynamic resources: use this, or declare
-   * an OrgApiKey (adoption is how this resource comes into a stack).
+   * the organization's keys. `pulumi import` does not work for dynamic resources (pulumi/pulumi#16175):
+   * use this, or declare an OrgApiKey (adoption is how this resource comes into a stack).
    */
   static get(
     name: string,

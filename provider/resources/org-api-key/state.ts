@@ -39,15 +39,11 @@ export type StoredKeyState = Partial<Omit<OrgApiKeyProviderOutputs, "roles" | "a
  * missing `restoreOnDelete` as false, a missing `adopted` as `{ desc: "", roles: [] }` (nothing known
  * to put back, which delete already reads as nothing to restore).
  *
- * A missing `managed` is read as *not recorded*, never as "nothing managed", and kept absent until an
- * update records what the program declares; until then {@link managedFor} takes the program's
- * declaration as what is managed. That is the one reading that keeps the rules:
- * - no change: the same program diffs with no change, before a refresh and after it (reading it as
- *   "nothing managed" would make refresh record that, and the next diff an update of every field);
- * - nothing granted without consent: delete restores no field the state does not say is managed, so a
- *   role removed by hand is never put back on a guess;
- * - nothing lost: refresh does not replace the unknown with a guess that the next `up` would act on.
- * State from `OrgApiKey.get` holds the orgId alone (no key id): that lookup manages nothing.
+ * A missing `managed` is *not recorded*, never "nothing managed": it stays absent until an update
+ * records what the program declares, and until then {@link managedFor} takes the program's declaration
+ * as what is managed. Read as "nothing managed", a refresh would record that and the next diff update
+ * every field; read as a guess, delete could put back a role removed by hand. State from
+ * `OrgApiKey.get` holds the orgId alone (no key id): that lookup manages nothing.
  */
 export function upgradeKeyState(olds: StoredKeyState): KeyState {
   const adopted = olds.adopted;

@@ -1,9 +1,7 @@
 /**
  * A key's POST whose answer could not be read (a timeout or a connection cut after sending, a 5xx after
  * acting, a 2xx that is not the key) may have made a key whose private key nobody will ever see: useless
- * to the user, and only a risk. The POST is never sent again. Instead the key it made is looked for and
- * deleted, and the create fails saying so; where that key cannot be told from others, nothing is
- * changed and the candidates are named.
+ * to the user, and only a risk. So it is looked for and deleted (see {@link settleUncertainCreate}).
  *
  * The key it made has the desc and roles sent, and an id made at the create: a MongoDB ObjectId, whose
  * first 8 hex digits are its creation time in seconds, in the server's clock. The server's clock is

@@ -3,10 +3,9 @@
  * record up in it: N keys of one organization cost one listing, not N reads. A lookup is answered as
  * soon as the page with its record is in. A record missing from a listing is looked for once more, in
  * a listing that started after both the call and that listing, so that a record made during the
- * deployment is still found, and it is gone only when two listings whose pages agreed both lack it:
- * one is not enough, since a record deleted and another added between two pages leave the pages
- * agreeing while a record slid onto a page already read. A listing serves for {@link LISTING_TTL_MS};
- * a failed one is forgotten, so the next caller tries again.
+ * deployment is found; it is gone only when two listings whose pages agreed both lack it, since a
+ * record deleted and another added between two pages leave the pages agreeing while a record slid
+ * onto a page already read. A listing serves for {@link LISTING_TTL_MS}; a failed one is forgotten.
  *
  * A new listing needs no code here: its {@link Listing} (api/), and an index when a record is looked up
  * by more than its id.

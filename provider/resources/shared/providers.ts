@@ -1,22 +1,20 @@
 /**
  * The provider objects that `pulumi.dynamic.Resource` serializes into state as `__provider`. Each
- * method `require`s the package's host entry by name at call time and captures nothing else: no
- * credential, schema, agent or module state ends up in the serialized text (NOTES.md;
- * pulumi/pulumi#8265, #5294), and the text resolves on any machine that has the package installed.
+ * method `require`s the package's host entry by name at call time and captures nothing else: a captured
+ * value is written into state in plain text (pulumi/pulumi#8265), and captured schemas and agents fail
+ * to serialize (pulumi/pulumi#5294). The text resolves on any machine that has the package installed.
  */
 import type * as pulumi from "@pulumi/pulumi";
 
 /**
- * This package's host entry, as the dynamic-provider host can reach it. The host resolves a serialized
- * provider's `require` from the program's directory alone (it loads the text with require-from-string,
- * with no file name), where npm and yarn put every package a program uses. pnpm puts only the program's
- * own dependencies there: a package installed for another package (a component library, say) is
- * reachable only from inside pnpm's store, as from the SDK's copy there that runs the host
- * (`require.main`), hence the second try, where there is a main module (there is none when the host
- * was started from an ES module). Only the entry itself not being found leads to that try and to the
- * advice below; any other failure (a dependency of the package missing, an error while it loads) is
- * thrown as it is. The advice is a plain `Error`: the package could not be loaded, so none of its
- * classes can be thrown. (No comments in the body: it is serialized into every resource's state.)
+ * This package's host entry, as the dynamic-provider host can reach it. The host loads a serialized
+ * provider's text with no file name, so its `require` resolves from the program's directory, where npm
+ * and yarn put every package a program uses and pnpm only the program's own dependencies: a package
+ * installed for another package is reachable only from inside pnpm's store, as from the SDK's copy
+ * there that runs the host (`require.main`, absent when the host was started from an ES module), hence
+ * the second try. Only the entry itself not being found leads to it and to the advice, a plain `Error`
+ * since none of the package's classes could be loaded; any other failure is thrown as it is. No
+ * comments in the body: it is serialized into every resource's state.
  */
 function host() {
   const notFound = (error: unknown) =>

@@ -1,10 +1,7 @@
 /**
- * Process-wide state of the provider inside Pulumi's dynamic-provider host. The host caches one
- * deserialized provider per resource type and `require`s this module once, so everything here is
- * shared by every resource of one `pulumi up`: the configuration, one HTTP client (digest session and
- * connection pool) per server and credentials, and one listing of each organization's keys.
- *
- * Nothing here is captured by a serialized provider: the serialized methods `require` it at call time.
+ * The provider's configuration inside Pulumi's dynamic-provider host, and the clients it gives. The
+ * host `require`s this module once per process, so what it holds is shared by every resource of one
+ * `pulumi up`. No serialized provider captures it: their methods `require` it at call time.
  */
 
 import { apiRoot } from "../../api/api-root";
@@ -22,8 +19,9 @@ let configured: Promise<void> | undefined;
 
 /**
  * Record the stack configuration the engine sent (`configure` of a dynamic provider, SDK ≥ 3.139).
- * The host caches a provider before its `configure` finishes and may call its methods meanwhile
- * (NOTES.md), so the promise is set before anything is awaited and every method awaits it.
+ * The host (`@pulumi/pulumi/cmd/dynamic-provider`) caches a provider before its `configure` finishes
+ * and may call its methods meanwhile, so the promise is set before anything is awaited and every
+ * method awaits it.
  */
 export function configure(request: ConfigureRequestLike): Promise<void> {
   const config = request.config;

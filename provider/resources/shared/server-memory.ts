@@ -1,8 +1,8 @@
 /**
  * What a deployment learns about its server, kept for as long as the host runs: the shared listings
- * (./listing-cache.ts) and the writes they wait for, the operations the server showed it does not
- * have, the database log's name it takes, and the warnings already given. One memory per client: clients are shared per server and credentials and live as long as the
- * process, so different credentials never share what they see.
+ * (./listing-cache.ts) and the writes they wait for, the operations the server showed it lacks, the
+ * database log's name it takes, and the warnings already given. One memory per client, and clients
+ * are per server and credentials, so different credentials never share what they see.
  */
 import type { DatabaseLogMemory } from "../../api/database-log";
 import type { Transport } from "../../api/transport";

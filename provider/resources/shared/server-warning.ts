@@ -1,10 +1,9 @@
 /**
  * Saying, once per deployment and server, that the server could not show or delete a log collection
  * job. A dynamic provider's host has no connection to the engine (pulumi/pulumi#6065): the SDK's
- * `pulumi.log.warn` prints `warning: …` to the host's stderr there, and the engine passes a dynamic
- * provider host's output on to the user as diagnostics from CLI 3.146 (pulumi/pulumi#18253, whose
- * test reads a provider's `pulumi.log` message among the update's events). Should a later SDK connect
- * the host to the engine, the same call becomes a warning of its own.
+ * `pulumi.log.warn` prints `warning: …` to the host's stderr, which the engine shows the user as
+ * diagnostics from CLI 3.146 (pulumi/pulumi#18253). Should a later SDK connect the host to the engine,
+ * the same call becomes a warning of its own.
  */
 import type { JobOperationKind } from "../../api/log-collection-job-answers";
 import { JOB_OPERATIONS } from "../../api/log-collection-job-answers";
