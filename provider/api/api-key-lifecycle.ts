@@ -1,14 +1,14 @@
 /** An organization API key made and deleted (the Ops Manager documentation; not in the spec). */
+
 import { z } from "zod";
 import { type RequestError, ResponseShapeError } from "../client/errors";
-import type { JsonResponse, RequestOptions } from "../client/types";
-import { explainAuthorization, type Operation } from "./authorization-error";
+import type { JsonResponse } from "../client/types";
+import { orgKeysPath } from "./api-keys";
 import { idSegment, quoteValue } from "./ids";
 import { InputError } from "./input-error";
 import { mayHaveActed } from "./log-collection-jobs";
-import { explainNotFound, type PathIds } from "./not-found";
+import { sendOperation } from "./operation";
 import { parseResponse } from "./parse";
-import { sendRequest } from "./request";
 import { roleSchema } from "./schemas";
 import type { Transport } from "./transport";
 import { type ApiKey, ORG_ROLES, type OrgRole } from "./types";
@@ -57,16 +57,6 @@ export class CreatedKeyUnreadError extends UncertainCreateError {
   }
 }
 
-function keysPath(orgId: string): string {
-  return `/orgs/${idSegment("orgId", orgId)}/apiKeys`;
-}
-
-function requestAs(transport: Transport, operation: Operation, options: RequestOptions, ids: PathIds) {
-  return sendRequest(transport, options, (error) =>
-    explainAuthorization(explainNotFound(error, ids), operation),
-  );
-}
-
 /** `error` without the body it quotes, which may hold the whole private key (a JSON answer cut short). */
 function withoutBody(error: unknown): unknown {
   if (!(error instanceof ResponseShapeError) || error.bodySnippet === undefined) return error;
@@ -105,11 +95,11 @@ export async function createOrgApiKey(
   orgId: string,
   key: NewApiKey,
 ): Promise<CreatedApiKey> {
-  const path = keysPath(orgId);
+  const path = orgKeysPath(orgId);
   const body = checkNewKey(key);
   let response: JsonResponse;
   try {
-    response = await requestAs(
+    response = await sendOperation(
       transport,
       { kind: "createOrgApiKey", orgId },
       { method: "POST", path, body },
@@ -146,8 +136,8 @@ function idSegmentOk(id: string): boolean {
  * access list. A key already gone is `API_KEY_NOT_FOUND` (see `isApiKeyGone`).
  */
 export async function deleteOrgApiKey(transport: Transport, orgId: string, apiKeyId: string): Promise<void> {
-  const path = `${keysPath(orgId)}/${idSegment("apiKeyId", apiKeyId)}`;
-  await requestAs(
+  const path = `${orgKeysPath(orgId)}/${idSegment("apiKeyId", apiKeyId)}`;
+  await sendOperation(
     transport,
     { kind: "deleteOrgApiKey", orgId },
     { method: "DELETE", path },

@@ -1,13 +1,12 @@
-import type { RequestOptions } from "../client/types";
-import { explainAuthorization, type Operation } from "./authorization-error";
+import type { Operation } from "./authorization-error";
 import { defineListing } from "./define-listing";
 import { idSegment, quoteValue } from "./ids";
 import { InputError } from "./input-error";
 import { ListedRecord } from "./listed-record";
 import type { Listing } from "./listing-pages";
-import { explainNotFound, type PathIds } from "./not-found";
+import type { PathIds } from "./not-found";
+import { sendOperation } from "./operation";
 import { parseResponse } from "./parse";
-import { sendRequest } from "./request";
 import { apiKeySchema } from "./schemas";
 import type { Transport } from "./transport";
 import { type ApiKey, ORG_ROLES, type OrgRole } from "./types";
@@ -23,14 +22,8 @@ export interface ApiKeyChange {
 /** Where to find a key: by its id or by its public key. */
 export type ApiKeySelector = { id: string; publicKey?: undefined } | { publicKey: string; id?: undefined };
 
-/** One request of a key operation: a refusal told as the role it needs, a "not found" as the id. */
-function requestAs(transport: Transport, operation: Operation, options: RequestOptions, ids: PathIds) {
-  return sendRequest(transport, options, (error) =>
-    explainAuthorization(explainNotFound(error, ids), operation),
-  );
-}
-
-function keysPath(orgId: string): string {
+/** `/orgs/{ORG-ID}/apiKeys`, the organization's id checked first. */
+export function orgKeysPath(orgId: string): string {
   return `/orgs/${idSegment("orgId", orgId)}/apiKeys`;
 }
 
@@ -49,23 +42,32 @@ export class ListedApiKey extends ListedRecord<ApiKey> {
   }
 }
 
-/** `GET /orgs/{ORG-ID}/apiKeys`: an organization's API keys, each known by its id and public key. */
-export function orgApiKeyListing(orgId: string): Listing<ApiKey, ListedApiKey> {
-  const path = keysPath(orgId);
+/** A listing of API keys at `path` (an organization's, a project's), each known by id and public key. */
+export function apiKeyListing(
+  path: string,
+  listing: string,
+  operation: Operation,
+  ids: PathIds,
+): Listing<ApiKey, ListedApiKey> {
   return defineListing({
     path,
-    noun: { item: "key", items: "keys", listing: "the organization's key listing" },
+    noun: { item: "key", items: "keys", listing },
     schema: apiKeySchema,
     names: ["id", "publicKey"],
     listed: (names, check) => new ListedApiKey(names.id!, names.publicKey!, check),
     get: (transport, query) =>
-      requestAs(
-        transport,
-        { kind: "listOrgApiKeys", orgId },
-        { method: "GET", path, query: { ...query } },
-        { orgId },
-      ),
+      sendOperation(transport, operation, { method: "GET", path, query: { ...query } }, ids),
   });
+}
+
+/** `GET /orgs/{ORG-ID}/apiKeys`: an organization's API keys. */
+export function orgApiKeyListing(orgId: string): Listing<ApiKey, ListedApiKey> {
+  return apiKeyListing(
+    orgKeysPath(orgId),
+    "the organization's key listing",
+    { kind: "listOrgApiKeys", orgId },
+    { orgId },
+  );
 }
 
 /**
@@ -96,8 +98,8 @@ export async function patchOrgApiKey(
   if (body.desc === undefined && body.roles === undefined) {
     throw new InputError("desc/roles", "at least one of desc and roles must be given to update an API key");
   }
-  const path = `${keysPath(orgId)}/${idSegment("apiKeyId", apiKeyId)}`;
-  const response = await requestAs(
+  const path = `${orgKeysPath(orgId)}/${idSegment("apiKeyId", apiKeyId)}`;
+  const response = await sendOperation(
     transport,
     { kind: "updateOrgApiKey", orgId },
     // It sets desc and roles to the values sent: sending it twice is sending it once.

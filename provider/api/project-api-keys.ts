@@ -2,16 +2,12 @@
  * Organization API keys in a project (the Ops Manager documentation's "Project API Keys"; not in the
  * spec). There is no read of one assignment: the project's key listing is the only way to see one.
  */
-import type { RequestOptions } from "../client/types";
-import { ListedApiKey } from "./api-keys";
-import { explainAuthorization, type Operation } from "./authorization-error";
-import { defineListing } from "./define-listing";
+
+import { apiKeyListing, type ListedApiKey } from "./api-keys";
 import { hex24Segment, quoteValue } from "./ids";
 import { InputError } from "./input-error";
 import type { Listing } from "./listing-pages";
-import { explainNotFound, type PathIds } from "./not-found";
-import { sendRequest } from "./request";
-import { apiKeySchema } from "./schemas";
+import { sendOperation } from "./operation";
 import type { Transport } from "./transport";
 import { type ApiKey, GROUP_ROLES, type GroupRole } from "./types";
 
@@ -25,33 +21,17 @@ function assignmentPath(groupId: string, apiKeyId: string): string {
   return `${projectKeysPath(groupId)}/${hex24Segment("apiKeyId", apiKeyId)}`;
 }
 
-/** One request of an assignment operation, its errors told in this API's terms (see api-keys.ts). */
-function requestAs(transport: Transport, operation: Operation, options: RequestOptions, ids: PathIds) {
-  return sendRequest(transport, options, (error) =>
-    explainAuthorization(explainNotFound(error, ids), operation),
-  );
-}
-
 /**
  * `GET /groups/{GROUP-ID}/apiKeys`: the keys that hold a role in the project, each with every role it
  * holds (its organization's and other projects' too), known by id and public key.
  */
 export function projectApiKeyListing(groupId: string): Listing<ApiKey, ListedApiKey> {
-  const path = projectKeysPath(groupId);
-  return defineListing({
-    path,
-    noun: { item: "key", items: "keys", listing: "the project's API key listing" },
-    schema: apiKeySchema,
-    names: ["id", "publicKey"],
-    listed: (names, check) => new ListedApiKey(names.id!, names.publicKey!, check),
-    get: (transport, query) =>
-      requestAs(
-        transport,
-        { kind: "listProjectApiKeys", groupId },
-        { method: "GET", path, query: { ...query } },
-        { groupId },
-      ),
-  });
+  return apiKeyListing(
+    projectKeysPath(groupId),
+    "the project's API key listing",
+    { kind: "listProjectApiKeys", groupId },
+    { groupId },
+  );
 }
 
 /**
@@ -73,7 +53,7 @@ export async function assignProjectApiKey(
       throw new InputError(`roles[${i}]`, `must be one of ${GROUP_ROLES.join(", ")}`, quoteValue(role));
     }
   });
-  await requestAs(
+  await sendOperation(
     transport,
     { kind: "assignProjectApiKey", groupId },
     // It sets the whole set of roles: sending it twice is sending it once.
@@ -96,7 +76,7 @@ export async function unassignProjectApiKey(
   groupId: string,
   apiKeyId: string,
 ): Promise<void> {
-  await requestAs(
+  await sendOperation(
     transport,
     { kind: "unassignProjectApiKey", groupId },
     { method: "DELETE", path: assignmentPath(groupId, apiKeyId) },

@@ -185,14 +185,19 @@ for (const project of projects()) {
           (q) => q.method === "PATCH" && q.path === `${API}/groups/${groupId}/apiKeys/${apiKeyId}`,
         );
         expect(patches.map((q) => q.body)).toEqual([{ roles: sorted(a.checked.roles) }]);
-        const held = simOf(a).state
-          .apiKey(apiKeyId)!
+        const held = simOf(a)
+          .state.apiKey(apiKeyId)!
           .roles.filter((r) => r.groupId === groupId)
           .map((r) => r.roleName)
           .sort();
         expect(held).toEqual(sorted(a.inputs.roles));
       }
-      for (const job of jobs) expect(simOf(job).state.jobs().map((j) => j.id)).toContain(job.id);
+      for (const job of jobs)
+        expect(
+          simOf(job)
+            .state.jobs()
+            .map((j) => j.id),
+        ).toContain(job.id);
       for (const key of created.filter((r) => r.type === KEY_TYPE)) {
         const own = simOf(key);
         const patches = own.requests.filter(
@@ -281,7 +286,9 @@ for (const project of projects()) {
       const restoring = created.filter((r) => r.type === KEY_TYPE && r.outputs.restoreOnDelete === true);
       for (const key of restoring) {
         const own = simOf(key);
-        expect({ desc: own.state.apiKey(key.id)!.desc, roles: orgRoles(own, key.id) }).toEqual(before.get(key.id));
+        expect({ desc: own.state.apiKey(key.id)!.desc, roles: orgRoles(own, key.id) }).toEqual(
+          before.get(key.id),
+        );
       }
       const patched = new Set(
         requests()

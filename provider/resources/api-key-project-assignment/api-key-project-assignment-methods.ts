@@ -10,7 +10,7 @@ import type { GroupRole } from "../../api/types";
 import { inContext } from "../shared/in-context";
 import { ResourceError } from "../shared/resource-error";
 import { currentClient, whenConfigured } from "../shared/runtime";
-import { checkServer, onServer, serverChanged, serverField } from "../shared/server-input";
+import { checkResource, onServer, serverChanged, serverField } from "../shared/server-input";
 import { isUnknown } from "../shared/validate";
 import { checkAssignmentInputs, roleSet, sameRoles } from "./api-key-project-assignment-inputs";
 import { findAssignment, noteCreated, rememberAssignment, wasCreatedHere } from "./project-key-cache";
@@ -54,15 +54,8 @@ async function setRoles(
 }
 
 /** `check`: one failure per bad input, naming the rule; values not known yet pass. */
-export async function check(_olds: object, news: object) {
-  await whenConfigured();
-  const serverFailures = checkServer(news as Record<string, unknown>);
-  const { inputs, failures } = checkAssignmentInputs(news as Record<string, unknown>);
-  failures.push(...serverFailures);
-  return {
-    inputs: inputs as Partial<ApiKeyProjectAssignmentProviderInputs> as ApiKeyProjectAssignmentProviderInputs,
-    failures,
-  };
+export function check(_olds: object, news: object) {
+  return checkResource<ApiKeyProjectAssignmentProviderInputs>(news, checkAssignmentInputs);
 }
 
 /**

@@ -19,7 +19,7 @@ import { inContext } from "../shared/in-context";
 import { partiallyCreated } from "../shared/partially-created";
 import { ResourceError } from "../shared/resource-error";
 import { currentClient, whenConfigured } from "../shared/runtime";
-import { checkServer, onServer } from "../shared/server-input";
+import { checkResource, onServer } from "../shared/server-input";
 import { memoryOf } from "../shared/server-memory";
 import { warnUntrackedJobs } from "../shared/server-warning";
 import { isUnknown } from "../shared/validate";
@@ -74,15 +74,8 @@ function extensionAdvice(error: unknown): string {
 }
 
 /** `check`: one failure per bad input, naming the rule; values not known yet pass. */
-export async function check(_olds: object, news: object) {
-  await whenConfigured();
-  const serverFailures = checkServer(news as Record<string, unknown>);
-  const { inputs, failures } = checkJobInputs(news as Record<string, unknown>);
-  failures.push(...serverFailures);
-  return {
-    inputs: inputs as Partial<LogCollectionJobProviderInputs> as LogCollectionJobProviderInputs,
-    failures,
-  };
+export function check(_olds: object, news: object) {
+  return checkResource<LogCollectionJobProviderInputs>(news, checkJobInputs);
 }
 
 /**

@@ -9,7 +9,7 @@ import type { ApiKey, OrgRole } from "../../api/schemas";
 import { inContext } from "../shared/in-context";
 import { ResourceError } from "../shared/resource-error";
 import { currentClient, whenConfigured } from "../shared/runtime";
-import { checkServer, onServer, serverChanged, serverField } from "../shared/server-input";
+import { checkResource, onServer, serverChanged, serverField } from "../shared/server-input";
 import { isUnknown } from "../shared/validate";
 import { accessListAfterUpdate, manageAccessList, readAccessList, restoreAccessList } from "./access-list";
 import { createKey, deleteCreatedKey, giveAccessList } from "./create-key";
@@ -126,12 +126,8 @@ function withContext(error: unknown, what: string, advice = ""): Error {
 }
 
 /** `check`: one failure per bad input, naming the rule; values not known yet pass. */
-export async function check(_olds: object, news: object) {
-  await whenConfigured();
-  const serverFailures = checkServer(news as Record<string, unknown>);
-  const { inputs, failures } = checkKeyInputs(news as Record<string, unknown>);
-  failures.push(...serverFailures);
-  return { inputs: inputs as Partial<OrgApiKeyProviderInputs> as OrgApiKeyProviderInputs, failures };
+export function check(_olds: object, news: object) {
+  return checkResource<OrgApiKeyProviderInputs>(news, checkKeyInputs);
 }
 
 /**

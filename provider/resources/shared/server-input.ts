@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { quoteValue } from "../../api/ids";
-import { currentConfig, currentSettings } from "./runtime";
+import { currentConfig, currentSettings, whenConfigured } from "./runtime";
 import { serverNameRule, unknownServerReason } from "./servers";
 import { type CheckFailure, isUnknown, typeRule } from "./validate";
 
@@ -50,4 +50,22 @@ export function onServer(server: string | undefined): string {
 /** `{ server }` when the resource names one, else `{}`: outputs hold no `undefined`. */
 export function serverField(inputs: { server?: string }): { server?: string } {
   return inputs.server === undefined ? {} : { server: inputs.server };
+}
+
+/** A resource's own input rules: the checked inputs, and one failure per bad input. */
+export type InputCheck = (news: Record<string, unknown>) => {
+  inputs: Record<string, unknown>;
+  failures: CheckFailure[];
+};
+
+/**
+ * A resource's `check`: once configuration is in, the server's name and settings ({@link checkServer}),
+ * so that bad settings fail the preview before any request leaves, and the resource's own rules; every
+ * failure at once. The engine goes on with the checked inputs only when there is none.
+ */
+export async function checkResource<Inputs>(news: object, checkInputs: InputCheck) {
+  await whenConfigured();
+  const serverFailures = checkServer(news as Record<string, unknown>);
+  const { inputs, failures } = checkInputs(news as Record<string, unknown>);
+  return { inputs: inputs as Partial<Inputs> as Inputs, failures: [...failures, ...serverFailures] };
 }
