@@ -4,10 +4,15 @@
  * that point the provider at it (stack config, or the environment), then the org, the project and a
  * key to adopt:
  *
- * `node dist/simulator/cli.js [--profile deployed|spec] [--port N] [--host H] [--state FILE] [--keys N] [--tls-key F --tls-cert F]`
+ * `node dist/simulator/cli.js [--profile deployed|spec] [--port N] [--host H] [--state FILE] [--keys N] [--servers N] [--tls-key F --tls-cert F]`
  *
  * `--profile` picks the server it plays: `deployed` (default), the Ops Manager that users run, or
  * `spec`, the API reference as written.
+ *
+ * `--servers N` starts N simulators instead (./servers: `sim1`, `sim2`, …, each its own world, on
+ * consecutive ports) and prints each one's settings under its name in the stack config object
+ * `opsmanager:servers`, for a program that manages several Ops Managers. Given as `--servers 1`, it
+ * prints that form for the one server too, so that a script's output has one shape whatever its N.
  *
  * It listens on port {@link DEFAULT_PORT} unless told otherwise, so that settings saved in a stack
  * stay right from one start to the next. It prints the simulator's own seeded admin credentials on
@@ -15,13 +20,14 @@
  */
 import * as fs from "node:fs";
 import { startSimulator } from "./server";
-import { STACK_SETTINGS } from "./stack-settings";
-import type { Simulator, SimulatorOptions } from "./types";
+import { MAX_SERVERS, serverName, startSimulators } from "./servers";
+import { serversStartupText, startupText } from "./startup-text";
+import type { SimulatorOptions } from "./types";
 
 /** The port the simulator listens on when `--port` is not given. */
 export const DEFAULT_PORT = 8180;
 
-const USAGE = `usage: node dist/simulator/cli.js [--profile deployed|spec] [--port N] [--host H] [--state FILE] [--keys N] [--tls-key F --tls-cert F]
+const USAGE = `usage: node dist/simulator/cli.js [--profile deployed|spec] [--port N] [--host H] [--state FILE] [--keys N] [--servers N] [--tls-key F --tls-cert F]
 
   --profile P    the server it plays: deployed (default), the Ops Manager users run, or spec, the API
                  reference as written
@@ -29,8 +35,18 @@ const USAGE = `usage: node dist/simulator/cli.js [--profile deployed|spec] [--po
   --host H       address to listen on (default 127.0.0.1)
   --state FILE   keep the simulator's state in this JSON file across starts
   --keys N       how many API keys to generate in the organization besides the admin key (default 5)
+  --servers N    start N simulators (1 to ${MAX_SERVERS}), sim1, sim2, ..., each its own organization,
+                 project, keys and admin credentials, on consecutive ports from --port, and print each
+                 one's settings under its name in opsmanager:servers; with --state FILE, sim1 keeps
+                 FILE and the others FILE with -sim2, -sim3, ... before its extension
   --tls-key F, --tls-cert F
-                 serve HTTPS with this PEM key and certificate`;
+                 serve HTTPS with this PEM key and certificate (every server of --servers)`;
+
+/** The command line's options: the simulator's, and how many servers `--servers` asked for. */
+export interface CliOptions extends SimulatorOptions {
+  /** `--servers N`: start N named simulators; without it, one, printed as before `--servers` was. */
+  servers?: number;
+}
 
 /** A bad command line, or a request for help: its message is what to print. */
 class UsageError extends Error {
@@ -44,8 +60,8 @@ class UsageError extends Error {
 }
 
 /** Parses the command line into simulator options; throws with a usage message on bad input. */
-export function parseArgs(argv: readonly string[]): SimulatorOptions {
-  const opts: SimulatorOptions = { port: DEFAULT_PORT };
+export function parseArgs(argv: readonly string[]): CliOptions {
+  const opts: CliOptions = { port: DEFAULT_PORT };
   let tlsKey: string | undefined;
   let tlsCert: string | undefined;
   for (let i = 0; i < argv.length; i++) {
@@ -74,6 +90,12 @@ export function parseArgs(argv: readonly string[]): SimulatorOptions {
       case "--keys":
         opts.seed = { ...opts.seed, keys: integerArg(flag, value) };
         break;
+      case "--servers":
+        opts.servers = integerArg(flag, value);
+        if (opts.servers < 1 || opts.servers > MAX_SERVERS) {
+          throw new UsageError(`--servers must be from 1 to ${MAX_SERVERS}, got ${value}\n${USAGE}`);
+        }
+        break;
       case "--tls-key":
         tlsKey = value;
         break;
@@ -83,6 +105,12 @@ export function parseArgs(argv: readonly string[]): SimulatorOptions {
       default:
         throw new UsageError(`unknown option ${flag}\n${USAGE}`);
     }
+  }
+  const last = (opts.port ?? DEFAULT_PORT) + (opts.servers ?? 1) - 1;
+  if (opts.port !== 0 && last > 65535) {
+    throw new UsageError(
+      `--servers ${opts.servers} from --port ${opts.port} would go past port 65535\n${USAGE}`,
+    );
   }
   if ((tlsKey === undefined) !== (tlsCert === undefined))
     throw new UsageError(`--tls-key and --tls-cert go together\n${USAGE}`);
@@ -98,61 +126,22 @@ function integerArg(flag: string, value: string): number {
   return Number(value);
 }
 
-/** `value` as one shell word (POSIX): as it is when that is safe, else in single quotes. */
-function shellWord(value: string): string {
-  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
-}
-
 /**
- * What the simulator prints once it listens: every line a shell command or a `#` comment, so that the
- * whole of it, or any line of it, can be pasted into a POSIX shell.
+ * Why the simulator could not listen, in words that name the port (the one that failed, of several)
+ * and the option to change.
  */
-export function startupText(sim: Simulator, opts: SimulatorOptions): string {
-  const { baseUrl, publicKey, privateKey, caCertificate } = STACK_SETTINGS;
-  const keys = sim.state.apiKeys(sim.orgId).filter((k) => k.publicKey !== sim.publicKey);
-  const adopt = keys[0];
-  const lines = [
-    `# Ops Manager simulator listening on ${sim.url} (API root ${sim.apiRoot}, profile ${sim.profile})`,
-    "#",
-    "# Stack config, in your Pulumi project's directory:",
-    `pulumi config set ${baseUrl.config} ${shellWord(sim.url)}`,
-    `pulumi config set ${publicKey.config} ${shellWord(sim.publicKey)}`,
-    `pulumi config set --secret ${privateKey.config} ${shellWord(sim.privateKey)}`,
-    "#",
-    "# Or the environment:",
-    `export ${baseUrl.env}=${shellWord(sim.url)}`,
-    `export ${publicKey.env}=${shellWord(sim.publicKey)}`,
-    `export ${privateKey.env}=${shellWord(sim.privateKey)}`,
-    ...(opts.tls
-      ? [
-          "#",
-          `# Over HTTPS, also give the PEM file of the CA that signed --tls-cert: ${caCertificate.config}`,
-          `# (pulumi config set ${caCertificate.config} FILE, or export ${caCertificate.env}=FILE).`,
-        ]
-      : []),
-    "#",
-    `# Organization (orgId): ${sim.orgId}`,
-    `# Project (groupId):    ${sim.groupId}`,
-    adopt
-      ? `# A key to adopt:       apiKeyId ${adopt.id}, publicKey ${adopt.publicKey} (${JSON.stringify(adopt.desc)})`
-      : "# No key to adopt besides the admin key: --keys N generates some.",
-    `# Keys in the org:      ${keys.length + 1}, the admin key included`,
-    ...keys.slice(1, 5).map((k) => `#   ${k.id}  ${k.publicKey}  ${k.desc}`),
-    ...(opts.stateFile ? [`# State file: ${opts.stateFile}`] : []),
-    "# Press Ctrl+C to stop.",
-  ];
-  return `${lines.join("\n")}\n`;
-}
-
-/** Why the simulator could not listen, in words that name the option to change. */
-function listenFailure(error: unknown, opts: SimulatorOptions): string | undefined {
-  const code = (error as NodeJS.ErrnoException).code;
-  const where = `port ${opts.port ?? DEFAULT_PORT} on ${opts.host ?? "127.0.0.1"}`;
+function listenFailure(error: unknown, opts: CliOptions): string | undefined {
+  const { code, port: failed } = error as NodeJS.ErrnoException & { port?: number };
+  const first = opts.port ?? DEFAULT_PORT;
+  const port = failed ?? first;
+  const several = opts.servers !== undefined && first !== 0;
+  const where = `port ${port}${several ? ` (${serverName(port - first + 1)}'s)` : ""} on ${opts.host ?? "127.0.0.1"}`;
   if (code === "EADDRINUSE") {
-    return (
-      `${where} is already in use (another simulator, perhaps); choose another with --port N, ` +
-      "or --port 0 for any free port"
-    );
+    const choose = several
+      ? `choose another first port with --port N (--servers ${opts.servers} takes ${opts.servers} consecutive ports from it), ` +
+        "or --port 0 for any free ports"
+      : "choose another with --port N, or --port 0 for any free port";
+    return `${where} is already in use (another simulator, perhaps); ${choose}`;
   }
   if (code === "EACCES") {
     return `${where} needs privileges this process does not have; choose a port from 1024 with --port N`;
@@ -161,8 +150,22 @@ function listenFailure(error: unknown, opts: SimulatorOptions): string | undefin
   return undefined;
 }
 
+/** Starts what the options ask for: its text, and how to close it. */
+async function start(opts: CliOptions): Promise<{ text: string; close: () => Promise<unknown> }> {
+  const { servers, ...options } = opts;
+  if (servers === undefined) {
+    const sim = await startSimulator(options);
+    return { text: startupText(sim, options), close: () => sim.close() };
+  }
+  const sims = await startSimulators(servers, options);
+  return {
+    text: serversStartupText(sims, options),
+    close: () => Promise.all(sims.map((sim) => sim.close())),
+  };
+}
+
 async function main(): Promise<void> {
-  let opts: SimulatorOptions;
+  let opts: CliOptions;
   try {
     opts = parseArgs(process.argv.slice(2));
   } catch (error) {
@@ -171,9 +174,9 @@ async function main(): Promise<void> {
     process.exitCode = help ? 0 : 2;
     return;
   }
-  let sim: Simulator;
+  let started: Awaited<ReturnType<typeof start>>;
   try {
-    sim = await startSimulator(opts);
+    started = await start(opts);
   } catch (error) {
     const reason = listenFailure(error, opts) ?? (error as Error).message;
     process.stderr.write(`simulator failed to start: ${reason}\n`);
@@ -181,7 +184,7 @@ async function main(): Promise<void> {
     return;
   }
   const stop = () => {
-    sim.close().then(
+    started.close().then(
       () => process.exit(0),
       () => process.exit(1),
     );
@@ -189,7 +192,7 @@ async function main(): Promise<void> {
   // Before the lines are printed: whoever reads them may stop the simulator at once.
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
-  process.stdout.write(startupText(sim, opts));
+  process.stdout.write(started.text);
 }
 
 if (require.main === module) {

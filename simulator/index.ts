@@ -11,11 +11,22 @@
  * // sim.apiRoot, sim.publicKey, sim.privateKey, sim.orgId, sim.groupId
  * sim.faults.add({ method: "POST", status: 503 });
  * await sim.close();
+ *
+ * // Several, each its own Ops Manager (organization, project, keys, admin credentials), named sim1, sim2:
+ * const [dc1, dc2] = await startSimulators(2);
  */
 export { DIGEST_REALM, digestResponse, formatChallenge, parseDigestHeader } from "./digest";
 export { SERVICE_VERSION } from "./framing";
 export { PROFILES, type ProfileRules } from "./profiles";
 export { startSimulator } from "./server";
+export {
+  MAX_SERVERS,
+  type NamedSimulator,
+  serverName,
+  serverSeed,
+  serverStateFile,
+  startSimulators,
+} from "./servers";
 export {
   DEFAULT_GROUP_ID,
   DEFAULT_ORG_ID,

@@ -10,3 +10,19 @@ export const STACK_SETTINGS = {
   privateKey: { config: "opsmanager:privateKey", env: "OPSMANAGER_PRIVATE_KEY" },
   caCertificate: { config: "opsmanager:caCertificate", env: "OPSMANAGER_CA_CERTIFICATE" },
 } as const;
+
+/**
+ * The stack config key of several named servers: one object holding, under each server's name, that
+ * server's settings by the names of {@link STACK_SETTINGS} (`baseUrl`, `publicKey`, …). It has no
+ * environment variable.
+ */
+export const SERVERS_SETTING = { config: "opsmanager:servers" } as const;
+
+/**
+ * The `pulumi config set --path` key of one named server's setting.
+ * @example
+ * serverSettingPath("sim2", "baseUrl"); // "opsmanager:servers.sim2.baseUrl"
+ */
+export function serverSettingPath(server: string, setting: keyof typeof STACK_SETTINGS): string {
+  return `${SERVERS_SETTING.config}.${server}.${setting}`;
+}

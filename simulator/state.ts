@@ -88,13 +88,13 @@ export class SimState {
       stateFile,
       seed.orgId ?? DEFAULT_ORG_ID,
       seed.groupId ?? DEFAULT_GROUP_ID,
-      DEFAULT_ADMIN_KEY_ID,
+      seed.adminKeyId ?? DEFAULT_ADMIN_KEY_ID,
       seed.randomSeed ?? DEFAULT_RANDOM_SEED,
     );
     state.addOrg(state.orgId);
     state.addGroup(state.groupId);
     state.addApiKey({
-      id: DEFAULT_ADMIN_KEY_ID,
+      id: state.adminKeyId,
       orgId: state.orgId,
       desc: "simulator admin key",
       publicKey: seed.publicKey ?? DEFAULT_PUBLIC_KEY,

@@ -88,6 +88,8 @@ export interface SeedOptions {
   orgId?: string;
   /** 24-hex group (project) id. Default `5f0000000000000000000002`. */
   groupId?: string;
+  /** 24-hex id of the admin key. Default `5f0000000000000000000003`. */
+  adminKeyId?: string;
   /** How many extra API keys to generate in the org besides the admin key. Default 5. */
   keys?: number;
   /** The admin credentials (an ORG_OWNER key of the org). Defaults are printed by the CLI. */

@@ -2,107 +2,15 @@
  * The simulator's command line as a user runs it: `node dist/simulator/cli.js`, its printed lines
  * pasted into a shell, and those settings used by the provider's client against it.
  */
-import { type ChildProcess, execFile, spawn } from "node:child_process";
 import * as net from "node:net";
-import * as path from "node:path";
-import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
-import { apiRoot } from "../../provider/api/api-root";
-import { HttpClient } from "../../provider/client";
-import { resolveSettings, SETTINGS, type Settings } from "../../provider/resources/shared/settings";
+import { resolveSettings, SETTINGS } from "../../provider/resources/shared/settings";
 import { STACK_SETTINGS } from "../../simulator/stack-settings";
-import { repoRoot } from "../support/program-dir";
+import { cleanUp, listKeys, paste, runCli, startCli, stop } from "./cli-process";
 
-const execFileAsync = promisify(execFile);
-const CLI = path.join(repoRoot(), "dist", "simulator", "cli.js");
 const DOCUMENTED_PORT = 8180;
 
-const running: ChildProcess[] = [];
-const clients: HttpClient[] = [];
-
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-  await Promise.all(running.splice(0).map(stop));
-});
-
-interface Started {
-  child: ChildProcess;
-  stdout: string;
-}
-
-/** Starts the CLI and waits for its last startup line (or its exit, which rejects). */
-function startCli(args: string[]): Promise<Started> {
-  const child = spawn(process.execPath, [CLI, ...args], { stdio: ["ignore", "pipe", "pipe"] });
-  running.push(child);
-  let stdout = "";
-  let stderr = "";
-  return new Promise((resolve, reject) => {
-    child.stdout!.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-      if (stdout.includes("# Press Ctrl+C to stop.\n")) resolve({ child, stdout });
-    });
-    child.stderr!.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.once("exit", (code) => reject(new Error(`the simulator exited with ${code}: ${stderr}`)));
-  });
-}
-
-/** Runs the CLI to its end (for one that fails to start). */
-async function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [CLI, ...args], { stdio: ["ignore", "pipe", "pipe"] });
-  running.push(child);
-  let stdout = "";
-  let stderr = "";
-  child.stdout!.on("data", (c: Buffer) => {
-    stdout += c.toString();
-  });
-  child.stderr!.on("data", (c: Buffer) => {
-    stderr += c.toString();
-  });
-  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
-  return { code, stdout, stderr };
-}
-
-async function stop(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
-  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  return exited;
-}
-
-/**
- * Pastes `text` into `sh`, with `pulumi` a shell function that records its arguments, then prints
- * the environment the pasted lines left: what a user's shell and stack would hold.
- */
-async function paste(text: string): Promise<{ pulumiCalls: string[][]; env: Record<string, string> }> {
-  const script = [
-    `pulumi() { for a in "$@"; do printf '%s\\037' "$a"; done; printf '\\036'; }`,
-    text,
-    `node -e 'process.stdout.write("\\035" + JSON.stringify(process.env))'`,
-  ].join("\n");
-  const { stdout } = await execFileAsync("sh", ["-c", script], {
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
-  });
-  const [calls = "", env = "{}"] = stdout.split("\u001d");
-  const pulumiCalls = calls
-    .split("\u001e")
-    .filter((c) => c !== "")
-    .map((c) => c.split("\u001f").filter((a) => a !== ""));
-  return { pulumiCalls, env: JSON.parse(env) as Record<string, string> };
-}
-
-/** Lists the organization's keys through the provider's own client, with `settings`. */
-async function listKeys(settings: Settings, orgId: string) {
-  const client = new HttpClient({
-    baseUrl: apiRoot(settings.baseUrl),
-    username: settings.publicKey,
-    password: settings.privateKey,
-  });
-  clients.push(client);
-  const response = await client.request({ method: "GET", path: `/orgs/${orgId}/apiKeys` });
-  return { response, client };
-}
+afterEach(cleanUp);
 
 function freePortHeld(): Promise<net.Server> {
   const server = net.createServer();
