@@ -213,7 +213,13 @@ for (const project of projects()) {
           roles: orgRoles(own, key.id),
         });
       }
-      // Each resource's requests went to its own server only: no other simulator knows its id.
+      // A resource on a named server was made there: its simulator holds it, and its requests went to
+      // that server only (no other simulator was asked about its id).
+      for (const r of created.filter((c) => c.inputs.server !== undefined)) {
+        expect(named.map((s) => s.name)).toContain(r.inputs.server);
+        expect(r.outputs.server).toBe(r.inputs.server);
+        if (r.type === KEY_TYPE) expect(simOf(r).state.apiKey(r.id)).toBeDefined();
+      }
       for (const r of created) {
         for (const other of sims().filter((s) => s !== simOf(r))) {
           expect(other.requests.filter((q) => q.path.includes(r.id))).toEqual([]);

@@ -4,8 +4,9 @@
  */
 import * as net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { SERVERS_CONFIG } from "../../provider/resources/shared/servers";
 import { resolveSettings, SETTINGS } from "../../provider/resources/shared/settings";
-import { STACK_SETTINGS } from "../../simulator/stack-settings";
+import { SERVERS_SETTING, STACK_SETTINGS } from "../../simulator/stack-settings";
 import { cleanUp, listKeys, paste, runCli, startCli, stop } from "./cli-process";
 
 const DOCUMENTED_PORT = 8180;
@@ -111,5 +112,9 @@ describe("the settings the startup text names", () => {
       expect(named.config).toBe(setting.config);
       expect(named.env).toBe(setting.env[0]);
     }
+  });
+
+  it("name the provider's own key of named servers, so that --servers prints what the provider reads", () => {
+    expect(SERVERS_SETTING.config).toBe(SERVERS_CONFIG);
   });
 });
