@@ -9,8 +9,9 @@
  * dynamic-provider host, started in the program's directory as the engine starts it: check and create,
  * then a second check and diff that show no change, read, and delete, against the local simulators: the
  * default server, and two servers named in `opsmanager:servers` as `npx pulumi-opsmanager-simulator
- * --servers 2` starts them (the first of which is the default one), each resource checked against the
- * simulator of the server it names.
+ * --servers 2` starts them, each resource checked against the simulator of the server it names. The
+ * default server is a simulator of its own, seeded as the first named one is, so that a resource sent
+ * to the wrong one of the two is seen there.
  *
  * The program's `node_modules` is made here as an install of the packed package would be (unless the
  * example already has one, which is then what runs), and removed afterwards.
@@ -18,7 +19,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type NamedSimulator, startSimulators } from "../../simulator";
+import { type NamedSimulator, startSimulator, startSimulators } from "../../simulator";
 import type { Simulator } from "../../simulator/types";
 import { JOB_TYPE, KEY_TYPE, NO_ENV, type Props, startHost } from "../support/host";
 import { repoRoot } from "../support/program-dir";
@@ -66,7 +67,7 @@ let named: NamedSimulator[] = [];
 let stackConfig: Record<string, string>;
 
 /** Every simulator a program may reach. */
-const sims = (): Simulator[] => named;
+const sims = (): Simulator[] => [sim, ...named];
 /** The simulator of the server a registration names; the default server's when it names none. */
 const simOf = (r: Registration): Simulator => {
   const server = r.inputs.server ?? r.outputs.server;
@@ -80,9 +81,9 @@ const resetRequests = () => {
 
 beforeAll(async () => {
   // The simulators as `npm run example` and `--servers 2` start them: the examples' defaults name their
-  // seeded orgs and keys. The first is the single simulator, so it is the default server too.
+  // seeded orgs and keys.
+  sim = await startSimulator({});
   named = await startSimulators(2);
-  sim = named[0]!;
   stackConfig = {
     "opsmanager:baseUrl": sim.url,
     "opsmanager:publicKey": sim.publicKey,
@@ -96,7 +97,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all(named.map((s) => s.close()));
+  await Promise.all(sims().map((s) => s.close()));
 });
 
 describe("the repository's Pulumi projects", () => {
@@ -134,7 +135,8 @@ for (const project of projects()) {
     // The simulator's keys as they were before the program ran.
     const before = new Map<string, { desc: string; roles: string[] }>();
     const rolesBefore = (s: Simulator) => {
-      for (const key of s.state.apiKeys()) before.set(key.id, { desc: key.desc, roles: orgRoles(s, key.id) });
+      for (const key of s.state.apiKeys())
+        before.set(`${s.url} ${key.id}`, { desc: key.desc, roles: orgRoles(s, key.id) });
     };
 
     beforeAll(async () => {
@@ -293,7 +295,7 @@ for (const project of projects()) {
       for (const key of restoring) {
         const own = simOf(key);
         expect({ desc: own.state.apiKey(key.id)!.desc, roles: orgRoles(own, key.id) }).toEqual(
-          before.get(key.id),
+          before.get(`${own.url} ${key.id}`),
         );
       }
       const patched = new Set(

@@ -386,6 +386,173 @@ describe("two servers named in stack config, through the host", () => {
     }
   });
 
+  it("records another name for the same server in place, without a request, for every resource", async () => {
+    // `alias` reaches dc1's server: a rename while the old name is still configured.
+    const aliased = serversConfig({
+      dc1: { baseUrl: sims.dc1.url, publicKey: sims.dc1.publicKey, privateKey: SECRETS.dc1 },
+      alias: { baseUrl: `${sims.dc1.url}/`, publicKey: sims.dc1.publicKey, privateKey: SECRETS.dc1 },
+      dc2: { baseUrl: sims.dc2.url, publicKey: sims.dc2.publicKey, privateKey: SECRETS.dc2 },
+    });
+    const host = await fixture.newHost(aliased);
+    const key = keyToAdopt("dc1");
+    const programs = {
+      key: (server: string) =>
+        fixture.withKey({ orgId: sims.dc1.orgId, apiKeyId: key.id, restoreOnDelete: true, server }),
+      assignment: (server: string) =>
+        withAssignment({ apiKeyId: key.id, groupId: sims.dc1.groupId, roles: ["GROUP_READ_ONLY"], server }),
+      job: (server: string) =>
+        fixture.withJob({
+          groupId: sims.dc1.groupId,
+          resourceType: "REPLICASET",
+          resourceName: "rs-renamed",
+          sizeRequestedPerFileBytes: 1_000,
+          logTypes: ["FTDC"],
+          redacted: false,
+          server,
+        }),
+    };
+    const cases = [
+      { urn: urn(KEY_TYPE, "renamed-key"), program: programs.key, wrap: fixture.withKey },
+      { urn: urn(ASSIGNMENT_TYPE, "renamed-assignment"), program: programs.assignment, wrap: withAssignment },
+      { urn: urn(JOB_TYPE, "renamed-job"), program: programs.job, wrap: fixture.withJob },
+    ];
+    const made = [];
+    for (const c of cases) made.push(await checkThenCreate(host, c.urn, c.program("dc1")));
+    for (const n of NAMES) sims[n].resetRequests();
+    for (const [i, c] of cases.entries()) {
+      const state = c.wrap(strip(made[i]!.properties));
+      const checked = await host.check(c.urn, state, c.program("alias"));
+      expect(checked.failures).toEqual([]);
+      const news = c.wrap(checked.inputs);
+      const d = await host.diff(made[i]!.id, c.urn, state, news);
+      expect(d, c.urn).toMatchObject({ changes: "DIFF_SOME", replaces: [] });
+      const updated = await host.update(made[i]!.id, c.urn, state, news);
+      expect(updated.properties.server).toBe("alias");
+      // Named back by its first name, too: the same server.
+      const back = await host.diff(made[i]!.id, c.urn, c.wrap(strip(updated.properties)), c.program("dc1"));
+      expect(back, c.urn).toMatchObject({ changes: "DIFF_SOME", replaces: [] });
+    }
+    expect(sims.dc1.requests.filter((q) => q.authenticated)).toEqual([]);
+    expect(sims.dc2.requests).toEqual([]);
+  });
+
+  it("replaces a job and an assignment moved to another server: made there first, then deleted on the old one", async () => {
+    const host = await fixture.newHost(both());
+    const jobInputs = (name: Name) =>
+      fixture.withJob({
+        groupId: sims[name].groupId,
+        resourceType: "REPLICASET",
+        resourceName: "rs-moving",
+        sizeRequestedPerFileBytes: 1_000,
+        logTypes: ["FTDC"],
+        redacted: false,
+        server: name,
+      });
+    const job = await checkThenCreate(host, urn(JOB_TYPE, "moving"), jobInputs("dc1"));
+    const moved = await host.diff(
+      job.id,
+      urn(JOB_TYPE, "moving"),
+      fixture.withJob(strip(job.properties)),
+      jobInputs("dc2"),
+    );
+    expect(moved).toMatchObject({
+      changes: "DIFF_SOME",
+      replaces: ["server", "groupId"],
+      deleteBeforeReplace: false,
+    });
+    const assignment = await checkThenCreate(
+      host,
+      urn(ASSIGNMENT_TYPE, "moving"),
+      withAssignment({
+        apiKeyId: keyToAdopt("dc1").id,
+        groupId: sims.dc1.groupId,
+        roles: ["GROUP_OWNER"],
+        server: "dc1",
+      }),
+    );
+    const assignmentMoved = await host.diff(
+      assignment.id,
+      urn(ASSIGNMENT_TYPE, "moving"),
+      withAssignment(strip(assignment.properties)),
+      withAssignment({ ...strip(assignment.properties), server: "dc2" }),
+    );
+    expect(assignmentMoved).toMatchObject({
+      changes: "DIFF_SOME",
+      replaces: ["server"],
+      deleteBeforeReplace: false,
+    });
+    // An adopted key that restores on delete is released on the old server before the other adopts one.
+    const key = await checkThenCreate(
+      host,
+      urn(KEY_TYPE, "moving"),
+      fixture.withKey({
+        orgId: sims.dc1.orgId,
+        apiKeyId: keyToAdopt("dc1").id,
+        restoreOnDelete: true,
+        server: "dc1",
+      }),
+    );
+    const keyMoved = await host.diff(
+      key.id,
+      urn(KEY_TYPE, "moving"),
+      fixture.withKey(strip(key.properties)),
+      fixture.withKey({
+        orgId: sims.dc1.orgId,
+        apiKeyId: keyToAdopt("dc1").id,
+        restoreOnDelete: true,
+        server: "dc2",
+      }),
+    );
+    expect(keyMoved).toMatchObject({ changes: "DIFF_SOME", replaces: ["server"], deleteBeforeReplace: true });
+    // The engine's order: the new job on dc2, then the old one deleted on dc1, each on its own server.
+    for (const n of NAMES) sims[n].resetRequests();
+    const replacement = await checkThenCreate(host, urn(JOB_TYPE, "moving"), jobInputs("dc2"));
+    const destroyer = await fixture.newHost(both());
+    await destroyer.delete(job.id, urn(JOB_TYPE, "moving"), fixture.withJob(strip(job.properties)));
+    expect(sims.dc2.state.jobs(sims.dc2.groupId).map((j) => j.id)).toContain(replacement.id);
+    expect(sims.dc1.state.jobs(sims.dc1.groupId).map((j) => j.id)).not.toContain(job.id);
+    expect(wire("dc1")).toEqual([
+      "challenge",
+      `DELETE /groups/${sims.dc1.groupId}/logCollectionJobs/${job.id}`,
+    ]);
+  });
+
+  it("names the resource and what to do when its server has since left the config", async () => {
+    const host = await fixture.newHost(both());
+    const job = await checkThenCreate(
+      host,
+      urn(JOB_TYPE, "orphan"),
+      fixture.withJob({
+        groupId: sims.dc2.groupId,
+        resourceType: "REPLICASET",
+        resourceName: "rs-orphan",
+        sizeRequestedPerFileBytes: 1_000,
+        logTypes: ["FTDC"],
+        redacted: false,
+        server: "dc2",
+      }),
+    );
+    const without = await fixture.newHost(
+      serversConfig({
+        dc1: { baseUrl: sims.dc1.url, publicKey: sims.dc1.publicKey, privateKey: SECRETS.dc1 },
+      }),
+    );
+    for (const n of NAMES) sims[n].resetRequests();
+    for (const call of [
+      without.read(job.id, urn(JOB_TYPE, "orphan"), fixture.withJob(strip(job.properties))),
+      without.delete(job.id, urn(JOB_TYPE, "orphan"), fixture.withJob(strip(job.properties))),
+    ]) {
+      const error = await failureOf(call);
+      expect(error.message).toContain(`LogCollectionJob ${job.id} (project ${sims.dc2.groupId}, server dc2)`);
+      expect(error.message).toContain(
+        'names the server "dc2", which is not configured; opsmanager:servers has dc1',
+      );
+      expect(error.message).toContain("A resource the stack holds on it needs it configured");
+    }
+    expect(sims.dc2.state.jobs(sims.dc2.groupId).map((j) => j.id)).toContain(job.id);
+    for (const n of NAMES) expect(sims[n].requests).toEqual([]);
+  });
+
   it("replaces a resource whose server changes; state written before servers reads as the default server", async () => {
     const host = await fixture.newHost(both());
     const state = fixture.withKey({

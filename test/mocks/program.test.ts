@@ -309,3 +309,22 @@ describe("getOrgApiKeys on a named server", () => {
     expect([...main.requests, ...dc2.requests]).toEqual([]);
   });
 });
+
+describe("a resource looked up on a named server", () => {
+  it("OrgApiKey.get and ApiKeyProjectAssignment.get read it there: the server is among what they register", async () => {
+    const key = om.OrgApiKey.get("looked-up-key", "5f0000000000000000000009", {
+      orgId: "5f0000000000000000000001",
+      server: "dc2",
+    });
+    const assignment = om.ApiKeyProjectAssignment.get(
+      "looked-up-assignment",
+      "5f0000000000000000000002/5f0000000000000000000009",
+      undefined,
+      { server: "dc2" },
+    );
+    await Promise.all([outputOf(key.urn), outputOf(assignment.urn)]);
+    const read = (name: string) => registered.find((r) => r.name === name);
+    expect(read("looked-up-key")?.inputs).toMatchObject({ orgId: "5f0000000000000000000001", server: "dc2" });
+    expect(read("looked-up-assignment")?.inputs).toMatchObject({ server: "dc2" });
+  });
+});

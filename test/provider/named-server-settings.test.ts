@@ -93,7 +93,9 @@ describe("a named server's settings", () => {
         lookup({ dc2: { ...dc2, baseUrl: `https://u:${SECRET}@om2.example.com` } }),
       ),
     );
-    expect(url.message).toMatch(/^opsmanager:servers\.dc2\.baseUrl must not carry credentials/);
+    expect(url.message).toMatch(
+      /^opsmanager:servers\.dc2\.baseUrl must not carry credentials; set opsmanager:servers\.dc2\.publicKey and opsmanager:servers\.dc2\.privateKey instead/,
+    );
     expect(url.message).not.toContain(SECRET);
     const timeout = thrown(() =>
       resolveServerSettings("dc2", lookup({ dc2: { ...dc2, timeoutSeconds: 0 } })),
@@ -104,6 +106,21 @@ describe("a named server's settings", () => {
     );
     expect(ca.message).toMatch(/^opsmanager:servers\.dc2\.caCertificate names the CA certificate file/);
     expect(ca.settings).toEqual(["opsmanager:servers.dc2.caCertificate"]);
+  });
+
+  it("a user name of digits, stored by `--path` as a number, is taken as its text", () => {
+    const settings = resolveServerSettings("dc2", lookup({ dc2: { ...dc2, publicKey: 12345678 } }));
+    expect(settings.publicKey).toBe("12345678");
+  });
+
+  it("a name that is a member of every object (constructor) is a name like any other: not configured", () => {
+    const error = thrown(() => resolveServerSettings("constructor", lookup({ dc2 })));
+    expect(error.message).toMatch(
+      /^server names the server "constructor", which is not configured; opsmanager:servers has dc2/,
+    );
+    expect(error.message).toContain(
+      "A resource the stack holds on it needs it configured, under that name, until the resource is deleted or moved",
+    );
   });
 
   it("a name that is not configured gets the names that are, and a near miss", () => {

@@ -10,7 +10,7 @@ import type { GroupRole } from "../../api/types";
 import { inContext } from "../shared/in-context";
 import { ResourceError } from "../shared/resource-error";
 import { currentClient, whenConfigured } from "../shared/runtime";
-import { checkResource, onServer, serverChanged, serverField } from "../shared/server-input";
+import { checkResource, clientIn, onServer, serverChanged, serverField } from "../shared/server-input";
 import { isUnknown } from "../shared/validate";
 import { checkAssignmentInputs, roleSet, sameRoles } from "./api-key-project-assignment-inputs";
 import { findAssignment, noteCreated, rememberAssignment, wasCreatedHere } from "./project-key-cache";
@@ -78,7 +78,8 @@ export async function diff(
   const restoreDiffers =
     isUnknown(news.restoreOnDelete) || (news.restoreOnDelete ?? false) !== state.restoreOnDelete;
   return {
-    changes: replaces.length > 0 || rolesDiffer || restoreDiffers,
+    // Another name for the same server is recorded in place.
+    changes: replaces.length > 0 || rolesDiffer || restoreDiffers || news.server !== state.server,
     replaces,
     deleteBeforeReplace: false,
   };
@@ -154,7 +155,7 @@ export async function update(
 ) {
   await whenConfigured();
   const state = upgradeAssignmentState(olds, id);
-  if (news.groupId !== state.groupId || news.apiKeyId !== state.apiKeyId || news.server !== state.server) {
+  if (news.groupId !== state.groupId || news.apiKeyId !== state.apiKeyId || serverChanged(news, state)) {
     throw new ResourceError(
       `${where(state)} cannot move to another key, project or server in place; it must be replaced.`,
     );
@@ -186,7 +187,7 @@ export async function remove(
 ): Promise<void> {
   await whenConfigured();
   const state = upgradeAssignmentState(olds, id);
-  const client = currentClient(state.server);
+  const client = clientIn(`deleting ${where(state)}`, state.server);
   if (wasCreatedHere(client, state.groupId, state.apiKeyId)) return;
   const restore = state.restoreOnDelete && state.previous.recorded && state.previous.roles.length > 0;
   try {

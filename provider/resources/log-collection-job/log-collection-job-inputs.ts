@@ -8,7 +8,7 @@ import { hex24Rule, quoteValue } from "../../api/ids";
 import { MAX_DATE_MS } from "../../api/schemas";
 import { TIMESTAMP_RULE, timestampRule } from "../../api/timestamps";
 import { LOG_TYPES, RESOURCE_TYPES } from "../../api/types";
-import { serverSchema } from "../shared/server-input";
+import { serverChanged, serverSchema } from "../shared/server-input";
 import { type CheckFailure, checkProperties, isUnknown, oneOfRule, typeRule } from "../shared/validate";
 import type { LogCollectionJobProviderInputs } from "./types";
 
@@ -130,6 +130,7 @@ export function changedCreateInputs(
 ) {
   return CREATE_INPUTS.filter((name) => {
     if (name === "logTypes") return !sameLogTypes(news.logTypes, olds.logTypes);
+    if (name === "server") return serverChanged(news, olds);
     return JSON.stringify(news[name]) !== JSON.stringify(olds[name]);
   });
 }

@@ -19,7 +19,7 @@ import { inContext } from "../shared/in-context";
 import { partiallyCreated } from "../shared/partially-created";
 import { ResourceError } from "../shared/resource-error";
 import { currentClient, whenConfigured } from "../shared/runtime";
-import { checkResource, onServer } from "../shared/server-input";
+import { checkResource, clientIn, onServer } from "../shared/server-input";
 import { memoryOf } from "../shared/server-memory";
 import { warnUntrackedJobs } from "../shared/server-warning";
 import { isUnknown } from "../shared/validate";
@@ -95,7 +95,9 @@ export async function diff(
     declared === undefined
       ? managed
       : isUnknown(declared) || !managed || !sameInstant(declared, state.expirationDate);
-  return { changes: replaces.length > 0 || updates, replaces, deleteBeforeReplace: false };
+  // Another name for the same server is recorded in place.
+  const renamed = news.server !== state.server;
+  return { changes: replaces.length > 0 || updates || renamed, replaces, deleteBeforeReplace: false };
 }
 
 /**
@@ -105,7 +107,10 @@ export async function diff(
  */
 export async function create(inputs: LogCollectionJobProviderInputs) {
   await whenConfigured();
-  const client = currentClient(inputs.server);
+  const client = clientIn(
+    `LogCollectionJob (project ${inputs.groupId}${onServer(inputs.server)})`,
+    inputs.server,
+  );
   const { created, record } = await createThenList(client, inputs.groupId, () => createJob(inputs));
   if (record === undefined) return created;
   const { outs } = created;
@@ -187,7 +192,7 @@ export async function read(id: string, olds: Partial<LogCollectionJobProviderOut
       `LogCollectionJob ${id}: reading a job needs its groupId, the project it belongs to.`,
     );
   }
-  const client = currentClient(state.server);
+  const client = clientIn(where(id, groupId, state.server), state.server);
   const managed = state.managed.expirationDate;
   try {
     const lookup = await findJob(client, groupId, id);
@@ -248,7 +253,7 @@ export async function update(
 export async function remove(id: string, olds: LogCollectionJobProviderOutputs): Promise<void> {
   const state = upgradeJobState(olds);
   await whenConfigured();
-  const client = currentClient(state.server);
+  const client = clientIn(`deleting ${where(id, state.groupId, state.server)}`, state.server);
   const operation: JobOperationKind = "deleteLogCollectionJob";
   const known = missingOperationOf(client, operation);
   if (known !== undefined) {

@@ -8,7 +8,7 @@ import type { ApiKey, OrgRole } from "../../api/schemas";
 import { UncertainCreateError } from "../../api/uncertain-create-error";
 import { inContext } from "../shared/in-context";
 import { currentClient } from "../shared/runtime";
-import { onServer } from "../shared/server-input";
+import { clientIn, onServer } from "../shared/server-input";
 import { applyAccessList } from "./access-list";
 import { asCreated } from "./created-mode";
 import { roleSet } from "./org-api-key-inputs";
@@ -29,7 +29,7 @@ export async function createKey(
   inputs: OrgApiKeyProviderInputs,
   outputsOf: (key: ApiKey) => OrgApiKeyProviderOutputs,
 ): Promise<{ id: string; outs: OrgApiKeyProviderOutputs }> {
-  const client = currentClient(inputs.server);
+  const client = clientIn(`OrgApiKey (${describeNew(inputs)})`, inputs.server);
   const desc = inputs.desc!;
   const roles = roleSet(inputs.roles!) as OrgRole[];
   // Keys this deployment already saw listed are not the one this POST makes.
@@ -63,7 +63,7 @@ export async function giveAccessList(
   made: { id: string; outs: OrgApiKeyProviderOutputs },
   accessList: readonly string[],
 ): Promise<{ id: string; outs: OrgApiKeyProviderOutputs }> {
-  const client = currentClient(inputs.server);
+  const client = clientIn(`OrgApiKey (${describeNew(inputs)})`, inputs.server);
   try {
     const list = await applyAccessList(client, inputs.orgId, made.id, accessList, []);
     return { id: made.id, outs: { ...made.outs, ...list } };

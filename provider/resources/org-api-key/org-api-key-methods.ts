@@ -9,7 +9,8 @@ import type { ApiKey, OrgRole } from "../../api/schemas";
 import { inContext } from "../shared/in-context";
 import { ResourceError } from "../shared/resource-error";
 import { currentClient, whenConfigured } from "../shared/runtime";
-import { checkResource, onServer, serverChanged, serverField } from "../shared/server-input";
+import { checkResource, onServer, serverChanged, serverField, serverRenamed } from "../shared/server-input";
+import { settingKey } from "../shared/servers";
 import { isUnknown } from "../shared/validate";
 import { accessListAfterUpdate, manageAccessList, readAccessList, restoreAccessList } from "./access-list";
 import { createKey, deleteCreatedKey, giveAccessList } from "./create-key";
@@ -152,6 +153,7 @@ export async function diff(_id: string, olds: OrgApiKeyProviderOutputs, news: Or
   if (news.desc === undefined ? was.desc : !was.desc || descDiffers) updates.push("desc");
   if (news.roles === undefined ? was.roles : !was.roles || rolesDiffer) updates.push("roles");
   if ((news.restoreOnDelete ?? false) !== state.restoreOnDelete) updates.push("restoreOnDelete");
+  if (serverRenamed(news, state)) updates.push("server");
   replaces.push(...createdReplaces(state, news).filter((p) => !replaces.includes(p)));
   updates.push(...createdUpdates(state, news));
   const listDiffers =
@@ -272,7 +274,7 @@ export async function read(id: string, olds: Partial<OrgApiKeyProviderOutputs> =
         ? " The key's own access list said so, after the organization's listing still had the key: if it was deleted meanwhile, the next `pulumi refresh` drops it from the stack."
         : ""
       : isApiKeyGone(error)
-        ? ` That answer came to the organization's key listing, which names no key, so it does not say that API key ${id} is gone: the key stays in the stack. Check that the key the provider signs with (opsmanager:publicKey) still exists, then run the refresh again.`
+        ? ` That answer came to the organization's key listing, which names no key, so it does not say that API key ${id} is gone: the key stays in the stack. Check that the key the provider signs with (${settingKey(state.server, "publicKey")}) still exists, then run the refresh again.`
         : "";
     throw withContext(error, describeKey(orgId, { id }, state.server), notThisKey);
   }

@@ -3,8 +3,11 @@
  * (./servers.ts), absent for the default server. Only the name is an input, never what it stands for.
  */
 import { z } from "zod";
+import { apiRoot } from "../../api/api-root";
 import { quoteValue } from "../../api/ids";
-import { currentConfig, currentSettings, whenConfigured } from "./runtime";
+import type { HttpClient } from "../../client";
+import { inContext } from "./in-context";
+import { currentClient, currentConfig, currentSettings, whenConfigured } from "./runtime";
 import { serverNameRule, unknownServerReason } from "./servers";
 import { type CheckFailure, isUnknown, typeRule } from "./validate";
 
@@ -37,9 +40,42 @@ export function checkServer(news: Record<string, unknown>): CheckFailure[] {
   return [];
 }
 
-/** Whether a resource moves to another server: a replacement. State written before `server` is the default's. */
+/**
+ * Whether a resource moves to another server: a replacement. State written before `server` is the
+ * default's. Another name for the same server (its API root), such as a server renamed while the old
+ * name is still configured, or the default server given a name, is no move: the new name is recorded
+ * in place, without a request. A name not known yet, or one whose settings do not resolve, is a move.
+ */
 export function serverChanged(news: { server?: string }, state: { server?: string }): boolean {
-  return isUnknown(news.server) || news.server !== state.server;
+  if (isUnknown(news.server)) return true;
+  if (news.server === state.server) return false;
+  return apiRootOf(news.server) === undefined || apiRootOf(news.server) !== apiRootOf(state.server);
+}
+
+/** The API root of `server`'s URL as its settings give it now, or `undefined` when they do not resolve. */
+function apiRootOf(server: string | undefined): string | undefined {
+  try {
+    return apiRoot(currentSettings(server).baseUrl);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether `news` names the server under another name than `state` does: an update that records it. */
+export function serverRenamed(news: { server?: string }, state: { server?: string }): boolean {
+  return news.server !== state.server && !serverChanged(news, state);
+}
+
+/**
+ * The client of `server` for the resource `prefix` names: settings that no longer resolve (a server
+ * the stack holds resources on, since removed from config) fail with the resource in front.
+ */
+export function clientIn(prefix: string, server: string | undefined): HttpClient {
+  try {
+    return currentClient(server);
+  } catch (error) {
+    throw inContext(prefix, error);
+  }
 }
 
 /** `, server dc2` for a resource on a named server, to name it in messages; "" for the default server. */

@@ -35,6 +35,11 @@ export function serverNameRule(name: string): string | undefined {
 
 const SERVER_SETTINGS = Object.keys(SETTINGS) as SettingName[];
 
+/** The stack config key of `name` for `server`: `opsmanager:publicKey`, or `opsmanager:servers.dc2.publicKey`. */
+export function settingKey(server: string | undefined, name: SettingName): string {
+  return server === undefined ? SETTINGS[name].config : `${SERVERS_CONFIG}.${server}.${name}`;
+}
+
 function namingOf(server: string): Naming {
   const key = (name: SettingName) => `${SERVERS_CONFIG}.${server}.${name}`;
   return {
@@ -108,9 +113,14 @@ export function unknownServerReason(name: string, config: ConfigLookup | undefin
  * that names the exact `--path` key of each missing or bad setting.
  */
 export function resolveServerSettings(name: string, config: ConfigLookup | undefined): Settings {
-  const entry = configuredServers(config)[name];
+  const servers = configuredServers(config);
+  // Own names only: `constructor` or `toString` is a name like any other, not a member of every object.
+  const entry = Object.hasOwn(servers, name) ? servers[name] : undefined;
   if (entry === undefined) {
-    throw new ConfigError(`server ${unknownServerReason(name, config)}`, [`${SERVERS_CONFIG}.${name}`]);
+    throw new ConfigError(
+      `server ${unknownServerReason(name, config)}. A resource the stack holds on it needs it configured, under that name, until the resource is deleted or moved`,
+      [`${SERVERS_CONFIG}.${name}`],
+    );
   }
   const naming = namingOf(name);
   const raw: RawSettings = {};
@@ -124,13 +134,14 @@ export function resolveServerSettings(name: string, config: ConfigLookup | undef
       );
     }
     const setting = key as SettingName;
-    // `pulumi config set --path` stores a number as a number: a timeout may come as one.
-    if (typeof value === "string" || (setting === "timeoutSeconds" && typeof value === "number")) {
+    // `pulumi config set --path` stores what looks like a number as one: a timeout, or a user name
+    // of digits, may come as a number.
+    if (typeof value === "string" || (typeof value === "number" && Number.isFinite(value))) {
       const text = String(value).trim();
       if (text !== "") raw[setting] = text;
     } else if (value !== null && value !== undefined) {
       throw new ConfigError(
-        `${naming.key(setting)} must be a string${setting === "timeoutSeconds" ? " or a number" : ""}; set it with ${naming.describe(setting)}`,
+        `${naming.key(setting)} must be a string; set it with ${naming.describe(setting)}`,
         [naming.key(setting)],
       );
     }

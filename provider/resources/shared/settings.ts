@@ -125,7 +125,7 @@ export function checkedSettings(raw: RawSettings, naming: Naming): Settings {
     );
   }
   const baseUrl = raw.baseUrl!;
-  const urlRule = baseUrlRule(baseUrl);
+  const urlRule = baseUrlRule(baseUrl, `${naming.key("publicKey")} and ${naming.key("privateKey")}`);
   if (urlRule !== undefined) {
     throw new ConfigError(
       `${naming.key("baseUrl")} ${urlRule} (got ${JSON.stringify(redactUrl(baseUrl).slice(0, 100))}); for example https://om.example.com:8443`,
@@ -158,7 +158,10 @@ function sameRaw(a: RawSettings, b: RawSettings): boolean {
 }
 
 /** The rule a base URL breaks, or `undefined`. The URL's value is not secret and may be shown. */
-export function baseUrlRule(value: string): string | undefined {
+export function baseUrlRule(
+  value: string,
+  credentials = "opsmanager:publicKey and opsmanager:privateKey",
+): string | undefined {
   if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return "must start with http:// or https://";
   let url: URL;
   try {
@@ -169,7 +172,7 @@ export function baseUrlRule(value: string): string | undefined {
   if (url.protocol !== "http:" && url.protocol !== "https:") return "must start with http:// or https://";
   if (url.hostname === "") return "must name a host";
   if (url.username !== "" || url.password !== "") {
-    return "must not carry credentials; set opsmanager:publicKey and opsmanager:privateKey instead";
+    return `must not carry credentials; set ${credentials} instead`;
   }
   if (url.search !== "" || url.hash !== "") return "must not have a query string or fragment";
   return undefined;
