@@ -9,8 +9,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSimulator } from "../../simulator";
 import type { Simulator } from "../../simulator/types";
-import { type Host, type HostCallError, JOB_TYPE, type Props, urn } from "../support/host";
-import { checkThenCreate, type ProviderFixture, pool, providerFixture } from "../support/provider-fixture";
+import { type Host, JOB_TYPE, type Props, urn } from "../support/host";
+import {
+  checkThenCreate,
+  failureOf,
+  type ProviderFixture,
+  pool,
+  providerFixture,
+} from "../support/provider-fixture";
 
 const PRIVATE_KEY = "6f1d2c3b-jobs-4e5f-a6b7-RECOGNIZABLE05";
 const DAY_MS = 24 * 3600_000;
@@ -69,15 +75,6 @@ async function created(host: Host, sim: Simulator, name: string, extra: Props = 
     fixture.withJob(jobInputs(sim, { resourceName: name, ...extra })),
   );
   return { urn: jobUrn, id: r.id, state: fixture.withJob(r.properties) };
-}
-
-async function failureOf(promise: Promise<unknown>): Promise<HostCallError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(Error);
-  return error as HostCallError;
 }
 
 describe("against the deployed server, through the host", () => {

@@ -9,8 +9,13 @@ import { createRequire } from "node:module";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startSimulator } from "../../simulator";
 import type { Simulator } from "../../simulator/types";
-import { type HostCallError, JOB_TYPE, KEY_TYPE, type Props, urn } from "../support/host";
-import { checkThenCreate, type ProviderFixture, providerFixture } from "../support/provider-fixture";
+import { JOB_TYPE, KEY_TYPE, type Props, urn } from "../support/host";
+import {
+  checkThenCreate,
+  failureOf,
+  type ProviderFixture,
+  providerFixture,
+} from "../support/provider-fixture";
 import { serializeProvider } from "../support/serialize";
 
 const req = createRequire(__filename);
@@ -90,15 +95,6 @@ const foreign = (name: Name): string[] => {
   const other = sims[name === "dc1" ? "dc2" : "dc1"];
   return [other.orgId, other.groupId, other.publicKey, ...other.state.apiKeys(other.orgId).map((k) => k.id)];
 };
-
-async function failureOf(promise: Promise<unknown>): Promise<HostCallError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(Error);
-  return error as HostCallError;
-}
 
 /** A key of `name`'s org to adopt, not its admin key. */
 const keyToAdopt = (name: Name) =>

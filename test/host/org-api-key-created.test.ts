@@ -8,8 +8,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { HttpClient } from "../../provider/client";
 import { startSimulator } from "../../simulator";
 import type { Fault, Simulator } from "../../simulator/types";
-import { type Host, type HostCallError, KEY_TYPE, type Props, urn } from "../support/host";
-import { checkThenCreate, type ProviderFixture, providerFixture } from "../support/provider-fixture";
+import { type Host, KEY_TYPE, type Props, urn } from "../support/host";
+import {
+  checkThenCreate,
+  failureOf,
+  type ProviderFixture,
+  providerFixture,
+} from "../support/provider-fixture";
 
 const PRIVATE_KEY = "6f1d2c3b-made-4e5f-a6b7-RECOGNIZABLE07";
 
@@ -49,15 +54,6 @@ const strip = ({ __provider, ...rest }: Props): Props => rest;
 const wire = () => sim.requests.map((q) => (q.authenticated ? `${q.method} ${q.status}` : "challenge"));
 
 const orgKeyIds = () => sim.state.apiKeys(sim.orgId).map((k) => k.id);
-
-async function failureOf(promise: Promise<unknown>): Promise<HostCallError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(Error);
-  return error as HostCallError;
-}
 
 let n = 0;
 function program(extra: Props = {}): Props {

@@ -10,8 +10,8 @@ import { createRequire } from "node:module";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { startSimulator } from "../../simulator";
 import type { Simulator } from "../../simulator/types";
-import { type Host, type HostCallError, type Props, UNKNOWN, urn } from "../support/host";
-import { type ProviderFixture, pool, providerFixture } from "../support/provider-fixture";
+import { type Host, type Props, UNKNOWN, urn } from "../support/host";
+import { failureOf, type ProviderFixture, pool, providerFixture } from "../support/provider-fixture";
 import { serializeProvider } from "../support/serialize";
 
 const req = createRequire(__filename);
@@ -96,15 +96,6 @@ async function created(host: Host, name: string, inputs: Props) {
   expect(checked.failures).toEqual([]);
   const r = await host.create(u, withProvider(checked.inputs));
   return { urn: u, id: r.id, state: withProvider(r.properties), inputs: checked.inputs };
-}
-
-async function failureOf(promise: Promise<unknown>): Promise<HostCallError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(Error);
-  return error as HostCallError;
 }
 
 describe("create", () => {

@@ -6,7 +6,7 @@
  */
 import { createRequire } from "node:module";
 import { expect } from "vitest";
-import { type Host, NO_ENV, type Props, startHost } from "./host";
+import { type Host, type HostCallError, NO_ENV, type Props, startHost } from "./host";
 import { makeProgramDir, type ProgramDir } from "./program-dir";
 import { serializeProvider } from "./serialize";
 
@@ -93,4 +93,14 @@ export async function pool<T, R>(
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
   return results;
+}
+
+/** The error a host call failed with; the test fails if it succeeded or threw something else. */
+export async function failureOf(promise: Promise<unknown>): Promise<HostCallError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(Error);
+  return error as HostCallError;
 }
