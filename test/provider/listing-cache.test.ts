@@ -6,6 +6,8 @@ import { ResponseShapeError } from "../../provider/client/errors";
 import type { JsonResponse } from "../../provider/client/types";
 import {
   byId,
+  duringWrite,
+  findAfterWrites,
   findListed,
   LISTING_TTL_MS,
   sharedListing,
@@ -148,6 +150,27 @@ describe("the shared listing cache", () => {
     expect(later).not.toBe(first);
     await Promise.all([first.done, later.done]);
     expect(s.server.gets).toBe(2);
+  });
+
+  it("lets creates that start and end in a stream, a few at a time, share the listing after them", async () => {
+    const s = fakeServer([]);
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    // Six creates, one at a time, each starting as the one before ended, as `--parallel` interleaves
+    // them with other resources: no write is in flight between two of them, but the writes are never
+    // quiet for WRITES_QUIET_MS until the last has ended.
+    const made: Array<Promise<Thing | undefined>> = [];
+    for (let i = 0; i < 6; i++) {
+      const { result, endedAt } = await duringWrite(s.server.transport, s.listing.path, async () => {
+        await sleep(1);
+        s.server.records.push({ id: `made-${i}`, name: `thing ${i}` });
+        return `made-${i}`;
+      });
+      made.push(findAfterWrites(s.server.transport, s.listing, result, byId<Thing>, endedAt));
+    }
+    const found = await Promise.all(made);
+    expect(found.map((t) => t?.id)).toEqual(["made-0", "made-1", "made-2", "made-3", "made-4", "made-5"]);
+    // One listing, after the last of them: each found its record in it.
+    expect(s.server.gets).toBe(1);
   });
 
   it("forgets everything learned of every server on reset: listings, missing operations, warnings", async () => {

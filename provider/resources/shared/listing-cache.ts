@@ -187,14 +187,16 @@ export async function duringWrite<R>(
   const memory = memoryOf(transport);
   let writes = memory.writes.get(path);
   if (writes === undefined) {
-    writes = { inFlight: 0 };
+    writes = { inFlight: 0, lastActivity: 0 };
     memory.writes.set(path, writes);
   }
   writes.inFlight += 1;
+  writes.lastActivity = Date.now();
   try {
     const result = await write();
     return { result, endedAt: memory.tick() };
   } finally {
+    writes.lastActivity = Date.now();
     writes.inFlight -= 1;
     if (writes.inFlight === 0) {
       writes.idle?.resolve();
@@ -204,9 +206,17 @@ export async function duringWrite<R>(
 }
 
 /**
+ * How long the writes to a path must have been quiet before a listing of it starts: creates that the
+ * engine runs a few at a time (`--parallel`) start and end in a stream, and each gap between them would
+ * otherwise start a listing of its own.
+ */
+export const WRITES_QUIET_MS = 10;
+
+/**
  * Find a record in one listing that started after tick `after`, once no write to its path is in flight
- * and no listing of it is being read: the writes of a deployment that end meanwhile then share the next
- * listing instead of each starting its own. `undefined`: that listing lacks it (not looked for again).
+ * or has started or ended for {@link WRITES_QUIET_MS}, and no listing of it is being read: the writes of
+ * a deployment that end meanwhile then share the next listing instead of each starting its own.
+ * `undefined`: that listing lacks it (not looked for again).
  */
 export async function findAfterWrites<T, L extends ListedRecord<T>, S>(
   transport: Transport,
@@ -227,6 +237,11 @@ export async function findAfterWrites<T, L extends ListedRecord<T>, S>(
         writes.idle = { promise, resolve };
       }
       await writes.idle.promise;
+      continue;
+    }
+    const quietFor = writes === undefined ? WRITES_QUIET_MS : Date.now() - writes.lastActivity;
+    if (quietFor < WRITES_QUIET_MS) {
+      await new Promise((resolve) => setTimeout(resolve, WRITES_QUIET_MS - quietFor));
       continue;
     }
     const current = memory.listings.get(listing.path);

@@ -12,6 +12,8 @@ import type { SharedListing } from "./listing-cache";
 /** Writes in flight to one listing's records, and what waits for them all to be done. */
 export interface Writes {
   inFlight: number;
+  /** When a write last started or ended (`Date.now()`). */
+  lastActivity: number;
   /** Settles when `inFlight` is next 0. */
   idle?: { promise: Promise<void>; resolve: () => void };
 }
