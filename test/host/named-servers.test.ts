@@ -424,12 +424,45 @@ describe("two servers named in stack config, through the host", () => {
       expect(d, c.urn).toMatchObject({ changes: "DIFF_SOME", replaces: [] });
       const updated = await host.update(made[i]!.id, c.urn, state, news);
       expect(updated.properties.server).toBe("alias");
+      // Refreshed under its new name, from the same server.
+      const read = await host.read(made[i]!.id, c.urn, c.wrap(strip(updated.properties)));
+      expect(read.id, c.urn).toBe(made[i]!.id);
+      expect(read.inputs?.server).toBe("alias");
       // Named back by its first name, too: the same server.
       const back = await host.diff(made[i]!.id, c.urn, c.wrap(strip(updated.properties)), c.program("dc1"));
       expect(back, c.urn).toMatchObject({ changes: "DIFF_SOME", replaces: [] });
     }
-    expect(sims.dc1.requests.filter((q) => q.authenticated)).toEqual([]);
+    // The refreshes read dc1's listings (keys, the project's keys, its jobs), and nothing was written.
+    expect(sims.dc1.requests.filter((q) => q.authenticated && q.method !== "GET")).toEqual([]);
     expect(sims.dc2.requests).toEqual([]);
+  });
+
+  it("keeps an assignment replaced under another name for the same server: the old one's delete is skipped", async () => {
+    const aliased = serversConfig({
+      dc1: { baseUrl: sims.dc1.url, publicKey: sims.dc1.publicKey, privateKey: SECRETS.dc1 },
+      alias: { baseUrl: sims.dc1.url.toUpperCase(), publicKey: sims.dc1.publicKey, privateKey: SECRETS.dc1 },
+    });
+    const key = keyToAdopt("dc1");
+    const program = (server: string) =>
+      withAssignment({
+        apiKeyId: key.id,
+        groupId: sims.dc1.groupId,
+        roles: ["GROUP_DATA_ACCESS_READ_ONLY"],
+        server,
+      });
+    // Made by an earlier `pulumi up` under dc1; replaced (`--replace`, or the resource renamed) under alias.
+    const earlier = await fixture.newHost(aliased);
+    const old = await checkThenCreate(earlier, urn(ASSIGNMENT_TYPE, "old-name"), program("dc1"));
+    const host = await fixture.newHost(aliased);
+    await checkThenCreate(host, urn(ASSIGNMENT_TYPE, "new-name"), program("alias"));
+    sims.dc1.resetRequests();
+    await host.delete(old.id, urn(ASSIGNMENT_TYPE, "old-name"), withAssignment(strip(old.properties)));
+    expect(sims.dc1.requests).toEqual([]);
+    const held = sims.dc1.state
+      .apiKey(key.id)!
+      .roles.filter((r) => r.groupId === sims.dc1.groupId)
+      .map((r) => r.roleName);
+    expect(held).toEqual(["GROUP_DATA_ACCESS_READ_ONLY"]);
   });
 
   it("replaces a job and an assignment moved to another server: made there first, then deleted on the old one", async () => {
@@ -549,13 +582,20 @@ describe("two servers named in stack config, through the host", () => {
     for (const n of NAMES) expect(sims[n].requests).toEqual([]);
   });
 
-  it("replaces a resource whose server changes; state written before servers reads as the default server", async () => {
-    const host = await fixture.newHost(both());
+  it("reads state written before servers as the default server's: named as such it is no move, on another server a replacement", async () => {
+    // The default server is dc1's, as a stack that names its servers after having had only the default.
+    const host = await fixture.newHost({
+      "opsmanager:baseUrl": sims.dc1.url,
+      "opsmanager:publicKey": sims.dc1.publicKey,
+      "opsmanager:privateKey": SECRETS.dc1,
+      ...both(),
+    });
+    const key = keyToAdopt("dc1");
     const state = fixture.withKey({
       orgId: sims.dc1.orgId,
-      apiKeyId: keyToAdopt("dc1").id,
-      publicKey: keyToAdopt("dc1").publicKey,
-      desc: keyToAdopt("dc1").desc,
+      apiKeyId: key.id,
+      publicKey: key.publicKey,
+      desc: key.desc,
       roles: [],
       privateKey: "",
       projectRoles: [],
@@ -564,23 +604,25 @@ describe("two servers named in stack config, through the host", () => {
       managed: { desc: false, roles: false, by: "apiKeyId" },
       keepers: {},
     });
-    const news = { orgId: sims.dc1.orgId, apiKeyId: keyToAdopt("dc1").id };
-    const moved = await host.diff(
-      keyToAdopt("dc1").id,
-      urn(KEY_TYPE, "k"),
-      state,
-      fixture.withKey({ ...news, server: "dc2" }),
+    const news = (server?: string) =>
+      fixture.withKey({
+        orgId: sims.dc1.orgId,
+        apiKeyId: key.id,
+        ...(server === undefined ? {} : { server }),
+      });
+    const diff = (olds: Props, server?: string) => host.diff(key.id, urn(KEY_TYPE, "k"), olds, news(server));
+    expect(await diff(state)).toMatchObject({ changes: "DIFF_NONE", replaces: [] });
+    expect(await diff(state, "dc1")).toMatchObject({ changes: "DIFF_SOME", replaces: [] });
+    expect(await diff(state, "dc2")).toMatchObject({ changes: "DIFF_SOME", replaces: ["server"] });
+    expect(await diff({ ...state, server: "dc1" }, "dc1")).toMatchObject({ changes: "DIFF_NONE" });
+    expect(await diff({ ...state, server: "dc1" })).toMatchObject({ changes: "DIFF_SOME", replaces: [] });
+    for (const n of NAMES) expect(sims[n].requests).toEqual([]);
+
+    // Without the default server's settings, a move away from it is refused before anything is made.
+    const without = await fixture.newHost(both());
+    const error = await failureOf(without.diff(key.id, urn(KEY_TYPE, "k"), state, news("dc2")));
+    expect(error.message).toContain(
+      'the resource moves from the default server to server "dc2", but the default server is no longer configured: keep its settings (opsmanager:baseUrl and the rest) until the move is done',
     );
-    expect(moved.changes).toBe("DIFF_SOME");
-    expect(moved.replaces).toEqual(["server"]);
-    const unchanged = await host.diff(keyToAdopt("dc1").id, urn(KEY_TYPE, "k"), state, fixture.withKey(news));
-    expect(unchanged.changes).toBe("DIFF_NONE");
-    const named = await host.diff(
-      keyToAdopt("dc1").id,
-      urn(KEY_TYPE, "k"),
-      { ...state, server: "dc1" },
-      fixture.withKey({ ...news, server: "dc1" }),
-    );
-    expect(named.changes).toBe("DIFF_NONE");
   });
 });

@@ -11,6 +11,7 @@ import {
   findListed,
   LISTING_TTL_MS,
   sharedListing,
+  WRITES_QUIET_MAX_WAIT_MS,
 } from "../../provider/resources/shared/listing-cache";
 import { memoryOf, resetServerMemoryForTests } from "../../provider/resources/shared/server-memory";
 
@@ -171,6 +172,35 @@ describe("the shared listing cache", () => {
     expect(found.map((t) => t?.id)).toEqual(["made-0", "made-1", "made-2", "made-3", "made-4", "made-5"]);
     // One listing, after the last of them: each found its record in it.
     expect(s.server.gets).toBe(1);
+  });
+
+  it("does not hold a create's listing past WRITES_QUIET_MAX_WAIT_MS while writes keep coming", async () => {
+    const s = fakeServer([]);
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const first = await duringWrite(s.server.transport, s.listing.path, async () => {
+      s.server.records.push({ id: "first", name: "first" });
+      return "first";
+    });
+    let foundWhileStreaming = false;
+    let streaming = true;
+    const found = findAfterWrites(
+      s.server.transport,
+      s.listing,
+      first.result,
+      byId<Thing>,
+      first.endedAt,
+    ).then((thing) => {
+      foundWhileStreaming = streaming;
+      return thing;
+    });
+    // Writes one after another, never quiet, for three times the longest wait.
+    const started = performance.now();
+    while (performance.now() - started < 3 * WRITES_QUIET_MAX_WAIT_MS && !foundWhileStreaming) {
+      await duringWrite(s.server.transport, s.listing.path, () => sleep(1));
+    }
+    streaming = false;
+    expect((await found)?.id).toBe("first");
+    expect(foundWhileStreaming).toBe(true);
   });
 
   it("forgets everything learned of every server on reset: listings, missing operations, warnings", async () => {

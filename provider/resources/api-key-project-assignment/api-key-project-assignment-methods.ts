@@ -10,7 +10,14 @@ import type { GroupRole } from "../../api/types";
 import { inContext } from "../shared/in-context";
 import { ResourceError } from "../shared/resource-error";
 import { currentClient, whenConfigured } from "../shared/runtime";
-import { checkResource, clientIn, onServer, serverChanged, serverField } from "../shared/server-input";
+import {
+  checkResource,
+  clientIn,
+  identityOf,
+  onServer,
+  serverChanged,
+  serverField,
+} from "../shared/server-input";
 import { isUnknown } from "../shared/validate";
 import { checkAssignmentInputs, roleSet, sameRoles } from "./api-key-project-assignment-inputs";
 import { findAssignment, noteCreated, rememberAssignment, wasCreatedHere } from "./project-key-cache";
@@ -68,6 +75,8 @@ export async function diff(
   olds: Partial<ApiKeyProjectAssignmentProviderOutputs>,
   news: ApiKeyProjectAssignmentProviderInputs,
 ) {
+  // Whether another name reaches the same server is read from the stack config.
+  await whenConfigured();
   const state = upgradeAssignmentState(olds, id);
   const changed = (value: unknown, old: unknown) => isUnknown(value) || value !== old;
   const replaces: string[] = [];
@@ -99,7 +108,7 @@ export async function create(inputs: ApiKeyProjectAssignmentProviderInputs) {
       previous = { recorded: true, roles: before ?? [] };
     }
     await setRoles(inputs.server, inputs.groupId, inputs.apiKeyId, inputs.roles);
-    noteCreated(currentClient(inputs.server), inputs.groupId, inputs.apiKeyId);
+    noteCreated(identityOf(inputs.server) ?? "", inputs.groupId, inputs.apiKeyId);
   } catch (error) {
     const advice = isApiKeyGone(error)
       ? " The key must be an API key of the project's organization: check apiKeyId (a key created in the same program is passed as key.apiKeyId)."
@@ -188,7 +197,7 @@ export async function remove(
   await whenConfigured();
   const state = upgradeAssignmentState(olds, id);
   const client = clientIn(`deleting ${where(state)}`, state.server);
-  if (wasCreatedHere(client, state.groupId, state.apiKeyId)) return;
+  if (wasCreatedHere(identityOf(state.server) ?? "", state.groupId, state.apiKeyId)) return;
   const restore = state.restoreOnDelete && state.previous.recorded && state.previous.roles.length > 0;
   try {
     if (restore) {

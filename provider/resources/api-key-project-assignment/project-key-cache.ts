@@ -3,11 +3,13 @@
  * (../shared/listing-cache.ts): refreshing M assignments of one project costs one listing of it, not
  * M reads. What this deployment's PATCHes and DELETEs set keeps the listing fresh.
  */
+
 import type { ListedApiKey } from "../../api/api-keys";
 import { projectApiKeyListing } from "../../api/project-api-keys";
 import type { Transport } from "../../api/transport";
 import type { ApiKey } from "../../api/types";
 import { findListed, type RecordIndex, sharedIndex } from "../shared/listing-cache";
+import { createdInDeployment } from "../shared/server-memory";
 
 /** The key's roles in project `groupId`, sorted. */
 const rolesIn = (key: ApiKey, groupId: string) =>
@@ -76,17 +78,9 @@ export function rememberAssignment(
   sharedIndex<AssignmentIndex>(transport, projectApiKeyListing(groupId).path)?.wrote(apiKeyId, roles);
 }
 
-// The assignments each server's deployment created, by `{groupId}/{apiKeyId}`.
-const createdHere = new WeakMap<Transport, Set<string>>();
-
-/** Note that this deployment's create just set this assignment (see {@link wasCreatedHere}). */
-export function noteCreated(transport: Transport, groupId: string, apiKeyId: string): void {
-  let created = createdHere.get(transport);
-  if (created === undefined) {
-    created = new Set();
-    createdHere.set(transport, created);
-  }
-  created.add(`${groupId}/${apiKeyId}`);
+/** Note that this deployment's create just set this assignment on `server` (see {@link wasCreatedHere}). */
+export function noteCreated(server: string, groupId: string, apiKeyId: string): void {
+  createdInDeployment().add(`${server} assignment ${groupId}/${apiKeyId}`);
 }
 
 /**
@@ -94,6 +88,6 @@ export function noteCreated(transport: Transport, groupId: string, apiKeyId: str
  * resource naming the same assignment then comes after its replacement (`pulumi up --replace`, or a
  * resource renamed): Pulumi creates the new one first, and taking the key out would undo it.
  */
-export function wasCreatedHere(transport: Transport, groupId: string, apiKeyId: string): boolean {
-  return createdHere.get(transport)?.has(`${groupId}/${apiKeyId}`) ?? false;
+export function wasCreatedHere(server: string, groupId: string, apiKeyId: string): boolean {
+  return createdInDeployment().has(`${server} assignment ${groupId}/${apiKeyId}`);
 }

@@ -87,6 +87,8 @@ export async function diff(
   olds: LogCollectionJobProviderOutputs,
   news: LogCollectionJobProviderInputs,
 ) {
+  // Whether another name reaches the same server is read from the stack config.
+  await whenConfigured();
   const state = upgradeJobState(olds);
   const replaces = changedCreateInputs(state, news);
   const managed = state.managed.expirationDate;

@@ -137,6 +137,8 @@ export function check(_olds: object, news: object) {
  * `keepers`, is a replacement.
  */
 export async function diff(_id: string, olds: OrgApiKeyProviderOutputs, news: OrgApiKeyProviderInputs) {
+  // Whether another name reaches the same server is read from the stack config.
+  await whenConfigured();
   const state = upgradeKeyState(olds);
   const replaces: string[] = [];
   const changed = (value: unknown, old: unknown) => isUnknown(value) || value !== old;

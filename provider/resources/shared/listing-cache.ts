@@ -191,12 +191,12 @@ export async function duringWrite<R>(
     memory.writes.set(path, writes);
   }
   writes.inFlight += 1;
-  writes.lastActivity = Date.now();
+  writes.lastActivity = performance.now();
   try {
     const result = await write();
     return { result, endedAt: memory.tick() };
   } finally {
-    writes.lastActivity = Date.now();
+    writes.lastActivity = performance.now();
     writes.inFlight -= 1;
     if (writes.inFlight === 0) {
       writes.idle?.resolve();
@@ -212,6 +212,9 @@ export async function duringWrite<R>(
  */
 export const WRITES_QUIET_MS = 10;
 
+/** The longest a create waits for quiet before its listing: a steady stream of writes holds it no longer. */
+export const WRITES_QUIET_MAX_WAIT_MS = 500;
+
 /**
  * Find a record in one listing that started after tick `after`, once no write to its path is in flight
  * or has started or ended for {@link WRITES_QUIET_MS}, and no listing of it is being read: the writes of
@@ -226,6 +229,7 @@ export async function findAfterWrites<T, L extends ListedRecord<T>, S>(
   after: number,
 ): Promise<T | undefined> {
   const memory = memoryOf(transport);
+  const since = performance.now();
   for (;;) {
     const writes = memory.writes.get(listing.path);
     if (writes !== undefined && writes.inFlight > 0) {
@@ -239,8 +243,8 @@ export async function findAfterWrites<T, L extends ListedRecord<T>, S>(
       await writes.idle.promise;
       continue;
     }
-    const quietFor = writes === undefined ? WRITES_QUIET_MS : Date.now() - writes.lastActivity;
-    if (quietFor < WRITES_QUIET_MS) {
+    const quietFor = writes === undefined ? WRITES_QUIET_MS : performance.now() - writes.lastActivity;
+    if (quietFor < WRITES_QUIET_MS && performance.now() - since < WRITES_QUIET_MAX_WAIT_MS) {
       await new Promise((resolve) => setTimeout(resolve, WRITES_QUIET_MS - quietFor));
       continue;
     }

@@ -6,9 +6,10 @@ import { z } from "zod";
 import { apiRoot } from "../../api/api-root";
 import { quoteValue } from "../../api/ids";
 import type { HttpClient } from "../../client";
+import { ConfigError } from "./config-error";
 import { inContext } from "./in-context";
 import { currentClient, currentConfig, currentSettings, whenConfigured } from "./runtime";
-import { serverNameRule, unknownServerReason } from "./servers";
+import { serverNameRule, settingKey, unknownServerReason } from "./servers";
 import { type CheckFailure, isUnknown, typeRule } from "./validate";
 
 /** The rule of `server`: a name a config path can hold. Whether it is configured is {@link checkServer}'s. */
@@ -49,13 +50,30 @@ export function checkServer(news: Record<string, unknown>): CheckFailure[] {
 export function serverChanged(news: { server?: string }, state: { server?: string }): boolean {
   if (isUnknown(news.server)) return true;
   if (news.server === state.server) return false;
-  return apiRootOf(news.server) === undefined || apiRootOf(news.server) !== apiRootOf(state.server);
+  const from = identityOf(state.server);
+  if (from === undefined) {
+    // The old server's resource would be made anew elsewhere and never deleted: say so before anything is.
+    throw new ConfigError(
+      `the resource moves from ${describeServer(state.server)} to ${describeServer(news.server)}, but ${describeServer(state.server)} is no longer configured: ` +
+        `keep its settings (${settingKey(state.server, "baseUrl")} and the rest) until the move is done, then remove them`,
+      [settingKey(state.server, "baseUrl")],
+    );
+  }
+  const to = identityOf(news.server);
+  return to === undefined || to !== from;
 }
 
-/** The API root of `server`'s URL as its settings give it now, or `undefined` when they do not resolve. */
-function apiRootOf(server: string | undefined): string | undefined {
+const describeServer = (server: string | undefined) =>
+  server === undefined ? "the default server" : `server ${JSON.stringify(server)}`;
+
+/**
+ * Which Ops Manager `server` names: its API root as its settings give it now, one spelling for every
+ * way of writing the same URL (`https://om:443/`, `https://OM`). `undefined` when they do not resolve.
+ */
+export function identityOf(server: string | undefined): string | undefined {
   try {
-    return apiRoot(currentSettings(server).baseUrl);
+    const url = new URL(apiRoot(currentSettings(server).baseUrl));
+    return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
   } catch {
     return undefined;
   }

@@ -12,7 +12,7 @@ import type { SharedListing } from "./listing-cache";
 /** Writes in flight to one listing's records, and what waits for them all to be done. */
 export interface Writes {
   inFlight: number;
-  /** When a write last started or ended (`Date.now()`). */
+  /** When a write last started or ended (`performance.now()`, which never goes back). */
   lastActivity: number;
   /** Settles when `inFlight` is next 0. */
   idle?: { promise: Promise<void>; resolve: () => void };
@@ -54,7 +54,19 @@ export function memoryOf(transport: Transport): ServerMemory {
   return memory;
 }
 
+let created = new Set<string>();
+
+/**
+ * What this deployment created, by what names it on its server whatever name reached that server
+ * (the server's API root and the resource's ids): a delete of an older resource naming the same thing
+ * is then its replacement's to skip.
+ */
+export function createdInDeployment(): Set<string> {
+  return created;
+}
+
 /** For tests: forget everything learned of every server. */
 export function resetServerMemoryForTests(): void {
   memories = new WeakMap();
+  created = new Set();
 }

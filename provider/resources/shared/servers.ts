@@ -136,12 +136,18 @@ export function resolveServerSettings(name: string, config: ConfigLookup | undef
     const setting = key as SettingName;
     // `pulumi config set --path` stores what looks like a number as one: a timeout, or a user name
     // of digits, may come as a number.
-    if (typeof value === "string" || (typeof value === "number" && Number.isFinite(value))) {
+    const number =
+      typeof value === "number" &&
+      (setting === "timeoutSeconds" ? Number.isFinite(value) : Number.isSafeInteger(value));
+    if (typeof value === "string" || number) {
       const text = String(value).trim();
       if (text !== "") raw[setting] = text;
     } else if (value !== null && value !== undefined) {
       throw new ConfigError(
-        `${naming.key(setting)} must be a string; set it with ${naming.describe(setting)}`,
+        `${naming.key(setting)} must be a string; set it with ${naming.describe(setting)}` +
+          (typeof value === "number"
+            ? " (digits too many for a number: quote the value in Pulumi.<stack>.yaml)"
+            : ""),
         [naming.key(setting)],
       );
     }
