@@ -7,7 +7,7 @@
 import { apiRoot } from "../../api/api-root";
 import type { HttpClient } from "../../client";
 import { getHttpClient } from "../../client";
-import { resolveServerSettings, SERVERS_CONFIG } from "./servers";
+import { resolveServerSettings, settingKey } from "./servers";
 import { type ConfigLookup, resolveSettings, SETTINGS, type Settings } from "./settings";
 
 interface ConfigureRequestLike {
@@ -71,11 +71,6 @@ function settingName(setting: { config: string; env: readonly string[] }): strin
   return `${setting.config} or the environment variable ${setting.env.join(" or ")}`;
 }
 
-/** A named server's setting as a user sets it: `opsmanager:servers.dc2.baseUrl`. */
-function serverSettingName(server: string, name: keyof typeof SETTINGS): string {
-  return `${SERVERS_CONFIG}.${server}.${name}`;
-}
-
 /** The shared client for `settings`: one per server, credentials and CA in the process. */
 export function clientFor(settings: Settings): HttpClient {
   const { server } = settings;
@@ -96,9 +91,9 @@ export function clientFor(settings: Settings): HttpClient {
             timeoutMs: settingName(SETTINGS.timeoutSeconds),
           }
         : {
-            baseUrl: serverSettingName(server, "baseUrl"),
-            caPem: serverSettingName(server, "caCertificate"),
-            timeoutMs: serverSettingName(server, "timeoutSeconds"),
+            baseUrl: settingKey(server, "baseUrl"),
+            caPem: settingKey(server, "caCertificate"),
+            timeoutMs: settingKey(server, "timeoutSeconds"),
           },
   });
 }

@@ -41,7 +41,7 @@ export function settingKey(server: string | undefined, name: SettingName): strin
 }
 
 function namingOf(server: string): Naming {
-  const key = (name: SettingName) => `${SERVERS_CONFIG}.${server}.${name}`;
+  const key = (name: SettingName) => settingKey(server, name);
   return {
     server,
     key,
@@ -62,6 +62,8 @@ const HOW_TO_ADD = (name: string) =>
 export function configuredServers(config: ConfigLookup | undefined): Record<string, Record<string, unknown>> {
   const text = config?.(SERVERS_CONFIG);
   if (text === undefined || text.trim() === "") return {};
+  // Every call of every resource asks for its server: the same text is parsed and checked once.
+  if (parsed?.text === text) return parsed.servers;
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -82,8 +84,11 @@ export function configuredServers(config: ConfigLookup | undefined): Record<stri
       );
     }
   }
-  return value as Record<string, Record<string, unknown>>;
+  parsed = { text, servers: value as Record<string, Record<string, unknown>> };
+  return parsed.servers;
 }
+
+let parsed: { text: string; servers: Record<string, Record<string, unknown>> } | undefined;
 
 /** The names of the configured servers, sorted, for messages. */
 export function serverNames(config: ConfigLookup | undefined): string[] {
