@@ -1,5 +1,6 @@
 // Adopt several keys at once: list the organization's keys with getOrgApiKeys, pick the ones whose
 // desc starts with a prefix, and give each read-only access. One listing of the org serves them all.
+// `pulumi destroy` puts each key's roles back as they were.
 import * as pulumi from "@pulumi/pulumi";
 import { getOrgApiKeys, OrgApiKey } from "pulumi-opsmanager";
 
@@ -15,6 +16,7 @@ export const adopted = getOrgApiKeys({ orgId }).then((keys) =>
         orgId,
         publicKey: key.publicKey,
         roles: ["ORG_READ_ONLY"],
+        restoreOnDelete: true,
       });
       return pulumi.interpolate`${managed.publicKey}: ${managed.desc}`;
     }),

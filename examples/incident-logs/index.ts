@@ -1,5 +1,5 @@
 // Incident logs: one redacted log collection job per replica set. Changing any input starts a new job
-// (the API cannot change a job); `pulumi destroy` removes the jobs from the stack only.
+// (the API cannot change a job); `pulumi destroy` deletes the jobs and their archives.
 import * as pulumi from "@pulumi/pulumi";
 import { LogCollectionJob } from "pulumi-opsmanager";
 
