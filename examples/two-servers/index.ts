@@ -7,12 +7,14 @@ import { getOrgApiKeys, OrgApiKey } from "pulumi-opsmanager";
 
 const config = new pulumi.Config();
 const prefix = config.require("descPrefix");
+// Each resource is named for its place in the program, not for its server's name: a server renamed in
+// stack config (see the README) is then the same resource, updated in place, not a new one.
 const servers = [
-  { server: config.require("firstServer"), orgId: config.require("firstOrgId") },
-  { server: config.require("secondServer"), orgId: config.require("secondOrgId") },
+  { label: "first", server: config.require("firstServer"), orgId: config.require("firstOrgId") },
+  { label: "second", server: config.require("secondServer"), orgId: config.require("secondOrgId") },
 ];
 
-export const adopted = servers.map(async ({ server, orgId }) => {
+export const adopted = servers.map(async ({ label, server, orgId }) => {
   const keys = await getOrgApiKeys({ orgId, server });
   const key = keys.find((k) => (k.desc ?? "").startsWith(prefix));
   if (key === undefined) {
@@ -20,7 +22,7 @@ export const adopted = servers.map(async ({ server, orgId }) => {
       `no key of organization ${orgId} on server ${server} has a description starting with ${JSON.stringify(prefix)}`,
     );
   }
-  const managed = new OrgApiKey(`ci-${server}`, {
+  const managed = new OrgApiKey(`ci-${label}`, {
     server,
     orgId,
     apiKeyId: key.id,

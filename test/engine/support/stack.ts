@@ -251,13 +251,16 @@ export function readEvents(file: string): EngineEvent[] {
     .sort((a, b) => a.sequence - b.sequence);
 }
 
-/** `op urn-name` of each step the engine finished (`resOutputsEvent`), in order. */
+/**
+ * `op name` of each step the engine finished (`resOutputsEvent`) on a resource of this package, in
+ * order: the stack and the default provider are left out.
+ */
 export function finishedSteps(events: EngineEvent[]): string[] {
-  return events.flatMap((e) =>
-    e.resOutputsEvent
-      ? [`${e.resOutputsEvent.metadata.op} ${e.resOutputsEvent.metadata.urn.split("::").pop()}`]
-      : [],
-  );
+  return events.flatMap((e) => {
+    const metadata = e.resOutputsEvent?.metadata;
+    if (!metadata?.type.startsWith("pulumi-nodejs:dynamic/opsmanager:")) return [];
+    return [`${metadata.op} ${metadata.urn.split("::").pop()}`];
+  });
 }
 
 /** Path of this repository (for the examples and git history). */

@@ -1,0 +1,72 @@
+/**
+ * Several servers under the real engine: two simulators named in `opsmanager:servers` with
+ * `pulumi config set --path` (the private keys with `--secret`), and a server renamed the way the
+ * README describes: the new name beside the old, the program moved to it, `pulumi up`, the old removed.
+ */
+import { afterEach, expect, it } from "vitest";
+import type { NamedSimulator } from "../../simulator";
+import { startSimulators } from "../../simulator";
+import { describeEngine } from "./support/cli";
+import { type EngineStack, makeStack } from "./support/stack";
+import { configureNamedServer, snapshot, writes } from "./support/world";
+
+describeEngine("test/engine/named-servers: two Ops Managers in one stack, under the real pulumi", (bin) => {
+  let stack: EngineStack | undefined;
+  let sims: NamedSimulator[] = [];
+  afterEach(async () => {
+    await stack?.cleanup();
+    await Promise.all(sims.map((s) => s.close()));
+  });
+
+  it("the private keys are stored encrypted; a rename is an update with no request; refresh and destroy on the new name", async () => {
+    sims = await startSimulators(2, { jobDurationMs: 3_600_000 });
+    const [dc1, dc2] = sims as [NamedSimulator, NamedSimulator];
+    stack = await makeStack(bin, { example: "two-servers" });
+    await configureNamedServer(stack, "sim1", dc1);
+    await configureNamedServer(stack, "sim2", dc2);
+    const before = sims.map(snapshot);
+
+    // The stack's settings file holds each private key as ciphertext only.
+    const settings = await import("node:fs").then((fs) =>
+      fs.readFileSync(`${stack!.dir}/Pulumi.${stack!.stack}.yaml`, "utf8"),
+    );
+    expect(settings).toContain("secure:");
+    expect(settings).not.toContain(dc1.privateKey);
+    expect(settings).not.toContain(dc2.privateKey);
+
+    await stack.pulumi(["up", "--yes"]);
+    const keys = (await stack.exportState()).deployment.resources?.filter((r) =>
+      r.type.endsWith(":OrgApiKey"),
+    );
+    const idOn = (server: string) => keys?.find((r) => r.outputs?.server === server)?.id;
+    // Each server was sent only its own resource's PATCH.
+    expect(writes(dc1)).toEqual([`PATCH /api/public/v1.0/orgs/${dc1.orgId}/apiKeys/${idOn("sim1")} 200`]);
+    expect(writes(dc2)).toEqual([`PATCH /api/public/v1.0/orgs/${dc2.orgId}/apiKeys/${idOn("sim2")} 200`]);
+    expect(dc1.state.apiKey(idOn("sim1")!)?.roles.map((r) => r.roleName)).toEqual(["ORG_READ_ONLY"]);
+
+    // Rename sim1 to dc1: the new name beside the old (the same URL), the program moved to it.
+    await configureNamedServer(stack, "dc1", dc1);
+    await stack.config("two-servers:firstServer", "dc1");
+    const preview = await stack.pulumi(["preview", "--diff"]);
+    expect(preview.stdout).toMatch(/~ +pulumi-nodejs:dynamic\/opsmanager:OrgApiKey: \(update\)/);
+    expect(preview.stdout).not.toMatch(/replace/);
+    for (const sim of sims) sim.resetRequests();
+    await stack.pulumi(["up", "--yes"]);
+    expect(writes(dc1)).toEqual([]);
+    expect(writes(dc2)).toEqual([]);
+    const state = await stack.exportState();
+    expect(
+      state.deployment.resources
+        ?.filter((r) => r.type.endsWith(":OrgApiKey"))
+        .map((r) => r.outputs?.server)
+        .sort(),
+    ).toEqual(["dc1", "sim2"]);
+
+    // The old name removed: the stack refreshes, previews no change and destroys on the new one.
+    await stack.pulumi(["config", "rm", "--path", "opsmanager:servers.sim1"]);
+    await stack.pulumi(["refresh", "--yes", "--expect-no-changes"]);
+    await stack.pulumi(["preview", "--expect-no-changes"]);
+    await stack.pulumi(["destroy", "--yes"]);
+    expect(sims.map(snapshot)).toEqual(before);
+  });
+});
