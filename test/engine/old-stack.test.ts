@@ -1,0 +1,125 @@
+/**
+ * A stack deployed with the package as it was before the real engine ran it (the last commit of the
+ * previous round), then refreshed, previewed, updated and destroyed after an upgrade to this checkout,
+ * all with the real `pulumi`. `read`, `diff` and `delete` run the provider text stored in state by the
+ * old version; that text only requires `pulumi-opsmanager/host`, so the code they run is the package
+ * installed now.
+ */
+import * as fsp from "node:fs/promises";
+import { afterEach, expect, it } from "vitest";
+import { startSimulator } from "../../simulator";
+import type { Simulator } from "../../simulator/types";
+import { describeEngine } from "./support/cli";
+import { packCommit } from "./support/old-package";
+import { type EngineStack, makeStack } from "./support/stack";
+import { configureDefaultServer, snapshot, writes } from "./support/world";
+
+/** main before issue 25: the package as the previous round left it. */
+const BEFORE_THE_ENGINE = "5dffaab4f8d0e22add9225aacca9d85bc2e9f3d9";
+
+const PROGRAM = `import * as pulumi from "@pulumi/pulumi";
+import { ApiKeyProjectAssignment, LogCollectionJob, OrgApiKey } from "pulumi-opsmanager";
+
+const config = new pulumi.Config();
+const orgId = config.require("orgId");
+const groupId = config.require("groupId");
+
+const adopted = new OrgApiKey("adopted", {
+  orgId,
+  publicKey: config.require("publicKey"),
+  desc: config.require("desc"),
+  roles: ["ORG_MEMBER", "ORG_READ_ONLY"],
+  restoreOnDelete: true,
+});
+const created = new OrgApiKey("created", {
+  orgId,
+  desc: "made by the old version",
+  roles: ["ORG_MEMBER"],
+  accessList: ["203.0.113.0/24", "2001:db8::1"],
+  keepers: { rotated: "1" },
+});
+new ApiKeyProjectAssignment("assigned", { apiKeyId: created.apiKeyId, groupId, roles: ["GROUP_READ_ONLY"] });
+new LogCollectionJob("logs", {
+  groupId,
+  resourceType: "REPLICASET",
+  resourceName: "rs0",
+  sizeRequestedPerFileBytes: 10_000_000,
+  logTypes: ["MONGODB"],
+  redacted: true,
+  expirationDate: config.require("expires"),
+});
+export const adoptedDesc = adopted.desc;
+export const createdId = created.apiKeyId;
+`;
+
+const PROJECT = `name: old-stack
+runtime:
+  name: nodejs
+  options:
+    typescript: true
+`;
+
+describeEngine(
+  "test/engine/old-stack: a stack written by the previous version, under the real pulumi",
+  (bin) => {
+    let stack: EngineStack | undefined;
+    let sim: Simulator | undefined;
+    let oldDir: string | undefined;
+    afterEach(async () => {
+      await stack?.cleanup();
+      await sim?.close();
+      if (oldDir) await fsp.rm(oldDir, { recursive: true, force: true });
+    });
+
+    it("refreshes and previews without a change, updates and destroys after the upgrade", async () => {
+      const old = await packCommit(BEFORE_THE_ENGINE);
+      oldDir = old.dir;
+      sim = await startSimulator({ jobDurationMs: 3_600_000 });
+      const target = sim.state.apiKeys().find((k) => k.publicKey !== sim!.publicKey)!;
+      stack = await makeStack(bin, {
+        files: { "Pulumi.yaml": PROJECT, "index.ts": PROGRAM },
+        packageTarball: old.tarball,
+      });
+      await configureDefaultServer(stack, sim);
+      for (const [key, value] of Object.entries({
+        orgId: sim.orgId,
+        groupId: sim.groupId,
+        publicKey: target.publicKey,
+        desc: "first",
+        expires: new Date(Date.now() + 30 * 86_400_000).toISOString().replace(/\.\d{3}Z$/, "Z"),
+      })) {
+        await stack.config(`old-stack:${key}`, value);
+      }
+      const before = snapshot(sim);
+      await stack.pulumi(["up", "--yes"]);
+
+      // What the old version wrote into state as each resource's provider: a require of the entry point
+      // every version keeps, no code of its own.
+      const written = await stack.exportState();
+      const providers = written.deployment.resources
+        ?.filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/opsmanager:"))
+        .map((r) => String(r.inputs?.__provider));
+      expect(providers).toHaveLength(4);
+      for (const text of providers ?? []) {
+        expect(text).toContain('require("pulumi-opsmanager/host")');
+        expect(text).not.toMatch(/listOrgApiKeys|digest/i);
+      }
+
+      await stack.installPackage();
+      sim.resetRequests();
+      await stack.pulumi(["refresh", "--yes", "--expect-no-changes"]);
+      expect(writes(sim)).toEqual([]);
+      await stack.pulumi(["preview", "--expect-no-changes"]);
+
+      await stack.config("old-stack:desc", "second");
+      sim.resetRequests();
+      await stack.pulumi(["up", "--yes"]);
+      expect(writes(sim)).toEqual([`PATCH /api/public/v1.0/orgs/${sim.orgId}/apiKeys/${target.id} 200`]);
+      expect(sim.state.apiKey(target.id)?.desc).toBe("second");
+      await stack.pulumi(["preview", "--expect-no-changes"]);
+
+      await stack.pulumi(["destroy", "--yes"]);
+      expect(snapshot(sim)).toEqual(before);
+    });
+  },
+);
