@@ -1,4 +1,4 @@
-import { RequestError } from "../client/errors";
+import { ApiError, RequestError } from "../client/errors";
 
 /**
  * A create whose outcome is not known: the server may have acted on the POST (a 5xx, a timeout, a
@@ -10,9 +10,11 @@ export class UncertainCreateError extends RequestError {
   readonly check: string;
 
   constructor(what: string, check: string, cause: RequestError) {
+    // HTTP's own advice for a 5xx ("try again") is the one thing not to do here: the check comes first.
+    const answer = cause instanceof ApiError ? cause.withHint("the server failed").message : cause.message;
     super(
       "OM_ERR_UNCERTAIN_CREATE",
-      `${cause.message}. The server may have created the ${what}: it was not sent again, so that no second ${what} starts`,
+      `${answer}. The server may have created the ${what}: it was not sent again, so that no second ${what} starts`,
       { ...cause.call(), requestSent: cause.requestSent },
       cause,
     );
