@@ -201,7 +201,14 @@ export function runProcess(
   },
 ): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { cwd: options.cwd, env: options.env, stdio: ["pipe", "pipe", "pipe"] });
+    // Its own process group, as a shell runs a command: a Ctrl-C (SIGINT to the group) reaches the CLI
+    // and every plugin it started, as at a terminal.
+    const child = spawn(file, args, {
+      cwd: options.cwd,
+      env: options.env,
+      stdio: ["pipe", "pipe", "pipe"],
+      detached: true,
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
@@ -211,7 +218,7 @@ export function runProcess(
       stderr += chunk;
     });
     const timer = setTimeout(() => {
-      child.kill("SIGKILL");
+      if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
       reject(
         new Error(
           `${path.basename(file)} ${args.join(" ")} ran past ${COMMAND_LIMIT_MS} ms\n${stdout}\n${stderr}`,

@@ -1,0 +1,122 @@
+/**
+ * An interrupted `pulumi up` (Ctrl-C while creates are in flight, sent to the whole process group as a
+ * terminal sends it), under the real engine: what it leaves, and what the next commands do with it.
+ */
+import { afterEach, expect, it } from "vitest";
+import { startSimulator } from "../../simulator";
+import type { Simulator } from "../../simulator/types";
+import { describeEngine } from "./support/cli";
+import { type EngineStack, makeStack, type RunResult } from "./support/stack";
+import { configureDefaultServer } from "./support/world";
+
+const REPLICA_SETS = ["rs0", "rs1", "rs2", "rs3"];
+const JOB_TYPE = "pulumi-nodejs:dynamic/opsmanager:LogCollectionJob";
+
+describeEngine("test/engine/interrupt: Ctrl-C during pulumi up", (bin) => {
+  let stack: EngineStack | undefined;
+  let sim: Simulator | undefined;
+  afterEach(async () => {
+    await stack?.cleanup();
+    await sim?.close();
+  });
+
+  /** incident-logs with four jobs, whose POSTs the server holds for `holdMs` before it acts. */
+  async function fourJobsHeld(holdMs: number): Promise<{ stack: EngineStack; sim: Simulator }> {
+    sim = await startSimulator({ jobDurationMs: 3_600_000 });
+    stack = await makeStack(bin, { example: "incident-logs" });
+    await configureDefaultServer(stack, sim);
+    for (const [i, name] of REPLICA_SETS.entries()) {
+      await stack.config(`incident-logs:replicaSets[${i}]`, name, { path: true });
+    }
+    sim.faults.add({
+      method: "POST",
+      pathPrefix: `/groups/${sim.groupId}/logCollectionJobs`,
+      delayMs: holdMs,
+      times: 4,
+    });
+    return { stack, sim };
+  }
+
+  /** `pulumi up`, with `presses` Ctrl-Cs to its process group once the server holds all four POSTs. */
+  function upInterrupted(s: EngineStack, server: Simulator, presses: 1 | 2): Promise<RunResult> {
+    const received = () => server.requests.filter((r) => r.method === "POST").length;
+    return s.pulumi(["up", "--yes"], {
+      allowFailure: true,
+      onSpawn: (child) => {
+        const poll = setInterval(() => {
+          if (received() < 4) return;
+          clearInterval(poll);
+          process.kill(-child.pid!, "SIGINT");
+          // The second press once the CLI has said it is cancelling.
+          if (presses === 2) {
+            let seen = "";
+            const onData = (chunk: Buffer) => {
+              seen += String(chunk);
+              if (!seen.includes("received; cancelling")) return;
+              child.stdout?.off("data", onData);
+              process.kill(-child.pid!, "SIGINT");
+            };
+            child.stdout?.on("data", onData);
+          }
+        }, 10);
+        child.on("close", () => clearInterval(poll));
+      },
+    });
+  }
+
+  it("one Ctrl-C: the creates in flight finish and are recorded; the next up and refresh change nothing", async () => {
+    const { stack: s, sim: server } = await fourJobsHeld(1500);
+    const up = await upInterrupted(s, server, 1);
+    expect(up.code).not.toBe(0);
+    expect(up.stdout).toContain("^C received; cancelling");
+    expect(up.stdout).toMatch(/error: update canceled/);
+    const recorded = (await s.exportState()).deployment.resources
+      ?.filter((r) => r.type === JOB_TYPE)
+      .map((r) => r.id);
+    expect(recorded?.sort()).toEqual(
+      server.state
+        .jobs()
+        .map((j) => j.id)
+        .sort(),
+    );
+    expect(recorded).toHaveLength(4);
+    server.resetRequests();
+    await s.pulumi(["up", "--yes", "--expect-no-changes"]);
+    await s.pulumi(["refresh", "--yes", "--expect-no-changes"]);
+    expect(server.requests.filter((r) => r.method === "POST")).toEqual([]);
+    expect(server.state.jobs()).toHaveLength(4);
+  });
+
+  it("two Ctrl-Cs: the creates are left pending; checked and cleared as the README says, the next up makes each job once", async () => {
+    const { stack: s, sim: server } = await fourJobsHeld(3000);
+    const up = await upInterrupted(s, server, 2);
+    expect(up.code).not.toBe(0);
+    expect(up.stdout).toContain("^C received; terminating");
+    // The CLI left before the server answered: the state names each create as pending, none as made.
+    const state = await s.exportState();
+    expect(state.deployment.resources?.filter((r) => r.type === JOB_TYPE)).toEqual([]);
+    const pending = state.deployment.pending_operations?.map(
+      (op) => `${op.type} ${op.resource.inputs?.resourceName}`,
+    );
+    expect(pending?.sort()).toEqual(REPLICA_SETS.map((name) => `creating ${name}`));
+    // The server acts on what it received: each held POST makes its job (a fact awaited, not a delay).
+    await expect.poll(() => server.state.jobs().length, { timeout: 20_000, interval: 50 }).toBe(4);
+
+    // The README's advice: the pending creates name what to look for; delete the jobs they made in
+    // Ops Manager, clear them from the stack, then run up again.
+    for (const job of server.state.jobs()) {
+      expect(REPLICA_SETS).toContain(job.resourceName);
+      server.state.removeJob(job.id);
+    }
+    await s.pulumi(["refresh", "--yes", "--clear-pending-creates"]);
+    expect((await s.exportState()).deployment.pending_operations ?? []).toEqual([]);
+    await s.pulumi(["up", "--yes"]);
+    expect(
+      server.state
+        .jobs()
+        .map((j) => j.resourceName)
+        .sort(),
+    ).toEqual(REPLICA_SETS);
+    await s.pulumi(["refresh", "--yes", "--expect-no-changes"]);
+  });
+});
