@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Host, type Props, startHost, UNKNOWN, urn } from "./support/host";
+import { itNeeding } from "./support/prerequisite";
 import { makeProgramDir, type ProgramDir, repoRoot } from "./support/program-dir";
 import { serializeProvider } from "./support/serialize";
 
@@ -160,25 +161,31 @@ describe("the dynamic-provider host harness", () => {
 describe("the program directory", () => {
   const built = fs.existsSync(path.join(repoRoot(), "dist", "provider", "index.js"));
 
-  it.skipIf(!built)("places the packed package so it resolves by name from the program", async () => {
-    const program = await makeProgramDir();
-    try {
-      // Resolve as a module of the program would. A plain `require.resolve(id, { paths })` called from
-      // inside this repository self-resolves "pulumi-opsmanager" to the repository's own package.
-      const programRequire = createRequire(path.join(program.dir, "index.js"));
-      const manifest = programRequire.resolve("pulumi-opsmanager/package.json");
-      expect(manifest).toBe(path.join(program.dir, "node_modules", "pulumi-opsmanager", "package.json"));
-      expect(programRequire.resolve("pulumi-opsmanager")).toMatch(
-        /pulumi-opsmanager\/dist\/provider\/index\.js$/,
-      );
-      expect(fs.existsSync(path.join(program.dir, "node_modules", "pulumi-opsmanager", "test"))).toBe(false);
-      for (const dep of ["undici", "zod", "@pulumi/pulumi"]) {
-        expect(() => programRequire.resolve(`${dep}/package.json`)).not.toThrow();
+  itNeeding(
+    "places the packed package so it resolves by name from the program",
+    built ? undefined : "dist/ (npm run build)",
+    async () => {
+      const program = await makeProgramDir();
+      try {
+        // Resolve as a module of the program would. A plain `require.resolve(id, { paths })` called from
+        // inside this repository self-resolves "pulumi-opsmanager" to the repository's own package.
+        const programRequire = createRequire(path.join(program.dir, "index.js"));
+        const manifest = programRequire.resolve("pulumi-opsmanager/package.json");
+        expect(manifest).toBe(path.join(program.dir, "node_modules", "pulumi-opsmanager", "package.json"));
+        expect(programRequire.resolve("pulumi-opsmanager")).toMatch(
+          /pulumi-opsmanager\/dist\/provider\/index\.js$/,
+        );
+        expect(fs.existsSync(path.join(program.dir, "node_modules", "pulumi-opsmanager", "test"))).toBe(
+          false,
+        );
+        for (const dep of ["undici", "zod", "@pulumi/pulumi"]) {
+          expect(() => programRequire.resolve(`${dep}/package.json`)).not.toThrow();
+        }
+      } finally {
+        await program.cleanup();
       }
-    } finally {
-      await program.cleanup();
-    }
-  });
+    },
+  );
 
   it("copies local packages in under their package.json name", async () => {
     const program = await makeProgramDir({ packages: [TRIVIAL_DIR], packRepo: false });

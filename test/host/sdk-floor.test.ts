@@ -10,10 +10,11 @@ import { readFileSync } from "node:fs";
 import * as fsp from "node:fs/promises";
 import * as path from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { startSimulator } from "../../simulator";
 import type { Simulator } from "../../simulator/types";
 import { type Host, KEY_TYPE, NO_ENV, startHost, urn } from "../support/host";
+import { describeNeeding } from "../support/prerequisite";
 import { makeProgramDir, PACKAGE_NAME, type ProgramDir } from "../support/program-dir";
 import { registryUnreachable } from "../support/registry";
 import { installedSdk, sdkFloorVersion, sdkInstalled } from "../support/sdk-floor";
@@ -24,12 +25,6 @@ const PRIVATE_KEY = "6f1d2c3b-flor-4e5f-a6b7-RECOGNIZABLE03";
 const KEY_URN = urn(KEY_TYPE, "key");
 // The first run installs the SDK from the npm registry: without the registry, skip and say so.
 const offline = sdkInstalled(FLOOR) ? undefined : registryUnreachable(`@pulumi/pulumi@${FLOOR}`);
-if (offline) {
-  console.log(
-    `test/host/sdk-floor.test.ts: skipped, @pulumi/pulumi@${FLOOR} is not installed in .sdk-floor/ and the npm registry cannot be reached: ${offline}`,
-  );
-}
-const suite = offline ? describe.skip : describe;
 
 let sim: Simulator;
 let program: ProgramDir;
@@ -88,31 +83,35 @@ afterAll(async () => {
   await sim?.close();
 });
 
-suite(`on @pulumi/pulumi ${FLOOR}, the oldest SDK the package allows${offline ? ` (skipped: ${offline})` : ""}`, () => {
-  it("a refresh hands the engine the inputs read returns, so the next preview shows drift back to the declared value", async () => {
-    const k = sim.state.apiKeys().find((key) => key.publicKey !== sim.publicKey)!;
-    const declared = { orgId: sim.orgId, apiKeyId: k.id, desc: "declared", roles: ["ORG_MEMBER"] };
-    const created = await (await newHost()).create(KEY_URN, { ...declared, __provider: keyText });
-    expect(created.properties).toMatchObject({ desc: "declared", roles: ["ORG_MEMBER"] });
+describeNeeding(
+  `on @pulumi/pulumi ${FLOOR}, the oldest SDK the package allows`,
+  offline && `@pulumi/pulumi@${FLOOR} in .sdk-floor/, or the npm registry to install it (${offline})`,
+  () => {
+    it("a refresh hands the engine the inputs read returns, so the next preview shows drift back to the declared value", async () => {
+      const k = sim.state.apiKeys().find((key) => key.publicKey !== sim.publicKey)!;
+      const declared = { orgId: sim.orgId, apiKeyId: k.id, desc: "declared", roles: ["ORG_MEMBER"] };
+      const created = await (await newHost()).create(KEY_URN, { ...declared, __provider: keyText });
+      expect(created.properties).toMatchObject({ desc: "declared", roles: ["ORG_MEMBER"] });
 
-    sim.state.updateApiKey(k.id, {
-      desc: "changed by hand",
-      roles: [{ orgId: sim.orgId, roleName: "ORG_OWNER" }],
-    });
-    // `pulumi refresh` runs in a new host process.
-    const refresh = await newHost();
-    const read = await refresh.read(k.id, KEY_URN, created.properties);
-    expect(read.properties).toMatchObject({ desc: "changed by hand", roles: ["ORG_OWNER"] });
-    expect(read.inputs).toEqual({
-      __provider: keyText,
-      orgId: sim.orgId,
-      apiKeyId: k.id,
-      desc: "changed by hand",
-      roles: ["ORG_OWNER"],
-    });
+      sim.state.updateApiKey(k.id, {
+        desc: "changed by hand",
+        roles: [{ orgId: sim.orgId, roleName: "ORG_OWNER" }],
+      });
+      // `pulumi refresh` runs in a new host process.
+      const refresh = await newHost();
+      const read = await refresh.read(k.id, KEY_URN, created.properties);
+      expect(read.properties).toMatchObject({ desc: "changed by hand", roles: ["ORG_OWNER"] });
+      expect(read.inputs).toEqual({
+        __provider: keyText,
+        orgId: sim.orgId,
+        apiKeyId: k.id,
+        desc: "changed by hand",
+        roles: ["ORG_OWNER"],
+      });
 
-    // The engine keeps those inputs as the old ones: the preview's update goes from them to the program's.
-    const diff = await refresh.diff(k.id, KEY_URN, read.properties, { ...declared, __provider: keyText });
-    expect(diff).toMatchObject({ changes: "DIFF_SOME", replaces: [] });
-  });
-});
+      // The engine keeps those inputs as the old ones: the preview's update goes from them to the program's.
+      const diff = await refresh.diff(k.id, KEY_URN, read.properties, { ...declared, __provider: keyText });
+      expect(diff).toMatchObject({ changes: "DIFF_SOME", replaces: [] });
+    });
+  },
+);

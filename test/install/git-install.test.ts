@@ -18,6 +18,7 @@ import { startSimulator } from "../../simulator";
 import type { Simulator } from "../../simulator/types";
 import { readProject, runProgram } from "../examples/support/projects";
 import { JOB_TYPE, KEY_TYPE } from "../support/host";
+import { describeNeeding } from "../support/prerequisite";
 import { repoRoot } from "../support/program-dir";
 import { PULUMI_NEW_TSCONFIG } from "../support/pulumi-new";
 import { registryUnreachable } from "../support/registry";
@@ -27,12 +28,6 @@ const execFileAsync = promisify(execFile);
 // Installing from git installs the package's devDependencies from the npm registry: without it, that
 // part skips and says so (any other failure of the install fails the suite).
 const offline = registryUnreachable("typescript");
-if (offline) {
-  console.log(
-    `test/install/git-install.test.ts: skipped the git install, the npm registry cannot be reached: ${offline}`,
-  );
-}
-const online = offline ? describe.skip : describe;
 
 /** What the package ships that a clone does not have until it is built. */
 const BUILT = [
@@ -129,8 +124,9 @@ describe("a fresh clone", () => {
   }, 300_000);
 });
 
-online(
-  `installed by npm from a git URL into a fresh program${offline ? ` (skipped: ${offline})` : ""}`,
+describeNeeding(
+  "installed by npm from a git URL into a fresh program",
+  offline && `the npm registry (${offline})`,
   () => {
     let program: string;
 

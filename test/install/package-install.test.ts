@@ -10,9 +10,10 @@ import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { apiRoot } from "../../provider/api/api-root";
 import { HttpClient } from "../../provider/client";
+import { describeNeeding } from "../support/prerequisite";
 import { packRepo, repoRoot } from "../support/program-dir";
 import { PULUMI_NEW_TSCONFIG } from "../support/pulumi-new";
 import { registryUnreachable } from "../support/registry";
@@ -28,12 +29,6 @@ function installedVersion(name: string): string {
 // npm installs the program's dependencies and the tarball's from the npm registry: without it, skip and
 // say so (any other failure of the install fails the suite).
 const offline = registryUnreachable(`@pulumi/pulumi@${installedVersion("@pulumi/pulumi")}`);
-if (offline) {
-  console.log(
-    `test/install/package-install.test.ts: skipped, the npm registry cannot be reached: ${offline}`,
-  );
-}
-const suite = offline ? describe.skip : describe;
 
 const ESM_TSCONFIG = {
   compilerOptions: {
@@ -146,13 +141,16 @@ afterAll(() => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-suite(`the packed package installed by npm into a fresh program${offline ? ` (skipped: ${offline})` : ""}`, () => {
-  it("is installed as a copy of the tarball, with its dependencies, and loads by name", async () => {
-    const installed = path.join(dir, "node_modules", "pulumi-opsmanager");
-    expect(fs.lstatSync(installed).isSymbolicLink()).toBe(false);
-    const manifest = JSON.parse(fs.readFileSync(path.join(installed, "package.json"), "utf8"));
-    expect(manifest.name).toBe("pulumi-opsmanager");
-    const script = `
+describeNeeding(
+  "the packed package installed by npm into a fresh program",
+  offline && `the npm registry (${offline})`,
+  () => {
+    it("is installed as a copy of the tarball, with its dependencies, and loads by name", async () => {
+      const installed = path.join(dir, "node_modules", "pulumi-opsmanager");
+      expect(fs.lstatSync(installed).isSymbolicLink()).toBe(false);
+      const manifest = JSON.parse(fs.readFileSync(path.join(installed, "package.json"), "utf8"));
+      expect(manifest.name).toBe("pulumi-opsmanager");
+      const script = `
       const om = require("pulumi-opsmanager");
       const host = require("pulumi-opsmanager/host");
       const sim = require("pulumi-opsmanager/simulator");
@@ -163,106 +161,107 @@ suite(`the packed package installed by npm into a fresh program${offline ? ` (sk
         simulator: typeof sim.startSimulator,
         zod: require.resolve("zod", { paths: [require.resolve("pulumi-opsmanager")] }),
       }));`;
-    const { stdout } = await execFileAsync(process.execPath, ["-e", script], { cwd: dir });
-    const loaded = JSON.parse(stdout) as Record<string, unknown>;
-    expect(loaded.main).toBe(
-      path.join(fs.realpathSync(dir), "node_modules/pulumi-opsmanager/dist/provider/index.js"),
-    );
-    expect(loaded.exports).toEqual(
-      expect.arrayContaining(["OrgApiKey", "LogCollectionJob", "getOrgApiKeys"]),
-    );
-    // The names serialized providers call in state written by every earlier version.
-    expect(loaded.host).toEqual([
-      "apiKeyProjectAssignmentMethods",
-      "configure",
-      "logCollectionJobMethods",
-      "orgApiKeyMethods",
-    ]);
-    expect(loaded.simulator).toBe("function");
-    expect(String(loaded.zod)).toContain(path.join(fs.realpathSync(dir), "node_modules"));
-  });
-
-  it("runs the simulator as `npx pulumi-opsmanager-simulator`, which prints its settings and answers with them", async () => {
-    // Its own process group, so that stopping it stops the simulator npx started, not npx alone.
-    const child = spawn(
-      "npx",
-      ["--no-install", "pulumi-opsmanager-simulator", "--port", "0", "--keys", "2"],
-      {
-        cwd: dir,
-        stdio: ["ignore", "pipe", "pipe"],
-        detached: true,
-      },
-    );
-    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-    let stdout = "";
-    let stderr = "";
-    child.stderr.on("data", (c: Buffer) => {
-      stderr += c.toString();
+      const { stdout } = await execFileAsync(process.execPath, ["-e", script], { cwd: dir });
+      const loaded = JSON.parse(stdout) as Record<string, unknown>;
+      expect(loaded.main).toBe(
+        path.join(fs.realpathSync(dir), "node_modules/pulumi-opsmanager/dist/provider/index.js"),
+      );
+      expect(loaded.exports).toEqual(
+        expect.arrayContaining(["OrgApiKey", "LogCollectionJob", "getOrgApiKeys"]),
+      );
+      // The names serialized providers call in state written by every earlier version.
+      expect(loaded.host).toEqual([
+        "apiKeyProjectAssignmentMethods",
+        "configure",
+        "logCollectionJobMethods",
+        "orgApiKeyMethods",
+      ]);
+      expect(loaded.simulator).toBe("function");
+      expect(String(loaded.zod)).toContain(path.join(fs.realpathSync(dir), "node_modules"));
     });
-    try {
-      await new Promise<void>((resolve, reject) => {
-        child.stdout.on("data", (c: Buffer) => {
-          stdout += c.toString();
-          if (stdout.includes("# Press Ctrl+C to stop.\n")) resolve();
-        });
-        child.once("exit", (code) => reject(new Error(`npx exited with ${code}: ${stderr}`)));
-      });
-      const setting = (name: string) => new RegExp(`^export ${name}=(\\S+)$`, "m").exec(stdout)?.[1];
-      const url = setting("OPSMANAGER_BASE_URL");
-      const orgId = /^# Organization \(orgId\): (\S+)$/m.exec(stdout)?.[1];
-      expect(stdout).toMatch(/^# Ops Manager simulator listening on http:\/\/127\.0\.0\.1:\d+ /);
-      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      const client = new HttpClient({
-        baseUrl: apiRoot(url!),
-        username: setting("OPSMANAGER_PUBLIC_KEY")!,
-        password: setting("OPSMANAGER_PRIVATE_KEY")!,
+
+    it("runs the simulator as `npx pulumi-opsmanager-simulator`, which prints its settings and answers with them", async () => {
+      // Its own process group, so that stopping it stops the simulator npx started, not npx alone.
+      const child = spawn(
+        "npx",
+        ["--no-install", "pulumi-opsmanager-simulator", "--port", "0", "--keys", "2"],
+        {
+          cwd: dir,
+          stdio: ["ignore", "pipe", "pipe"],
+          detached: true,
+        },
+      );
+      const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+      let stdout = "";
+      let stderr = "";
+      child.stderr.on("data", (c: Buffer) => {
+        stderr += c.toString();
       });
       try {
-        const { body } = await client.request({ method: "GET", path: `/orgs/${orgId}/apiKeys` });
-        expect((body as { totalCount: number }).totalCount).toBe(3);
-      } finally {
-        await client.close();
-      }
-    } finally {
-      if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, "SIGTERM");
-    }
-    await exited;
-    // Stopped: the port it listened on refuses connections.
-    const port = Number(/127\.0\.0\.1:(\d+) /.exec(stdout)?.[1]);
-    const connect = () =>
-      new Promise<string | undefined>((resolve) => {
-        const socket = net.connect(port, "127.0.0.1");
-        socket.once("connect", () => {
-          socket.destroy();
-          resolve(undefined);
+        await new Promise<void>((resolve, reject) => {
+          child.stdout.on("data", (c: Buffer) => {
+            stdout += c.toString();
+            if (stdout.includes("# Press Ctrl+C to stop.\n")) resolve();
+          });
+          child.once("exit", (code) => reject(new Error(`npx exited with ${code}: ${stderr}`)));
         });
-        socket.once("error", (e: NodeJS.ErrnoException) => resolve(e.code));
-      });
-    // npx may exit before the simulator it started has closed its server.
-    let refused = await connect();
-    for (let tries = 0; refused === undefined && tries < 50; tries += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      refused = await connect();
-    }
-    expect(refused).toBe("ECONNREFUSED");
-  });
+        const setting = (name: string) => new RegExp(`^export ${name}=(\\S+)$`, "m").exec(stdout)?.[1];
+        const url = setting("OPSMANAGER_BASE_URL");
+        const orgId = /^# Organization \(orgId\): (\S+)$/m.exec(stdout)?.[1];
+        expect(stdout).toMatch(/^# Ops Manager simulator listening on http:\/\/127\.0\.0\.1:\d+ /);
+        expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+        const client = new HttpClient({
+          baseUrl: apiRoot(url!),
+          username: setting("OPSMANAGER_PUBLIC_KEY")!,
+          password: setting("OPSMANAGER_PRIVATE_KEY")!,
+        });
+        try {
+          const { body } = await client.request({ method: "GET", path: `/orgs/${orgId}/apiKeys` });
+          expect((body as { totalCount: number }).totalCount).toBe(3);
+        } finally {
+          await client.close();
+        }
+      } finally {
+        if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, "SIGTERM");
+      }
+      await exited;
+      // Stopped: the port it listened on refuses connections.
+      const port = Number(/127\.0\.0\.1:(\d+) /.exec(stdout)?.[1]);
+      const connect = () =>
+        new Promise<string | undefined>((resolve) => {
+          const socket = net.connect(port, "127.0.0.1");
+          socket.once("connect", () => {
+            socket.destroy();
+            resolve(undefined);
+          });
+          socket.once("error", (e: NodeJS.ErrnoException) => resolve(e.code));
+        });
+      // npx may exit before the simulator it started has closed its server.
+      let refused = await connect();
+      for (let tries = 0; refused === undefined && tries < 50; tries += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        refused = await connect();
+      }
+      expect(refused).toBe("ECONNREFUSED");
+    });
 
-  it.concurrent("type-checks in `pulumi new typescript`'s layout: CommonJS, strict, no esModuleInterop or skipLibCheck", async () => {
-    fs.writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify(PULUMI_NEW_TSCONFIG, null, 2));
-    fs.writeFileSync(path.join(dir, "index.ts"), PROGRAM);
-    const result = await tsc("tsconfig.json");
-    expect(result.output).toBe("");
-    expect(result.code).toBe(0);
-  });
+    it.concurrent("type-checks in `pulumi new typescript`'s layout: CommonJS, strict, no esModuleInterop or skipLibCheck", async () => {
+      fs.writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify(PULUMI_NEW_TSCONFIG, null, 2));
+      fs.writeFileSync(path.join(dir, "index.ts"), PROGRAM);
+      const result = await tsc("tsconfig.json");
+      expect(result.output).toBe("");
+      expect(result.code).toBe(0);
+    });
 
-  it.concurrent("type-checks as an ES module with module nodenext", async () => {
-    const esm = path.join(dir, "esm");
-    fs.mkdirSync(esm, { recursive: true });
-    fs.writeFileSync(path.join(esm, "package.json"), JSON.stringify({ type: "module", private: true }));
-    fs.writeFileSync(path.join(esm, "tsconfig.json"), JSON.stringify(ESM_TSCONFIG, null, 2));
-    fs.writeFileSync(path.join(esm, "index.ts"), PROGRAM);
-    const result = await tsc(path.join("esm", "tsconfig.json"));
-    expect(result.output).toBe("");
-    expect(result.code).toBe(0);
-  });
-});
+    it.concurrent("type-checks as an ES module with module nodenext", async () => {
+      const esm = path.join(dir, "esm");
+      fs.mkdirSync(esm, { recursive: true });
+      fs.writeFileSync(path.join(esm, "package.json"), JSON.stringify({ type: "module", private: true }));
+      fs.writeFileSync(path.join(esm, "tsconfig.json"), JSON.stringify(ESM_TSCONFIG, null, 2));
+      fs.writeFileSync(path.join(esm, "index.ts"), PROGRAM);
+      const result = await tsc(path.join("esm", "tsconfig.json"));
+      expect(result.output).toBe("");
+      expect(result.code).toBe(0);
+    });
+  },
+);

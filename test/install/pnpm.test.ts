@@ -10,10 +10,11 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { startSimulator } from "../../simulator";
 import type { Simulator } from "../../simulator/types";
 import { type Host, type HostCallError, KEY_TYPE, NO_ENV, startHost, urn } from "../support/host";
+import { describeNeeding } from "../support/prerequisite";
 import { makeProgramDir, type ProgramDir, packRepo, repoRoot } from "../support/program-dir";
 import { registryUnreachable } from "../support/registry";
 import { serializeProvider } from "../support/serialize";
@@ -27,9 +28,6 @@ const KEY_URN = urn(KEY_TYPE, "key");
 // npm installs pnpm, and pnpm the program, from the npm registry: without it, skip and say so (any
 // other failure of either install fails the suite).
 const offline = registryUnreachable(`pnpm@${PNPM_VERSION}`);
-if (offline)
-  console.log(`test/install/pnpm.test.ts: skipped, the npm registry cannot be reached: ${offline}`);
-const suite = offline ? describe.skip : describe;
 
 let dir: string;
 let program: string;
@@ -107,47 +105,51 @@ afterAll(async () => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-suite(`pnpm, with pulumi-opsmanager a dependency of a package the program depends on${offline ? ` (skipped: ${offline})` : ""}`, () => {
-  it("installs the package only inside pnpm's store, out of the program's node_modules", () => {
-    expect(fs.existsSync(path.join(program, "node_modules", "pulumi-opsmanager"))).toBe(false);
-    const store = fs.readdirSync(path.join(program, "node_modules", ".pnpm"));
-    expect(store.some((name) => name.startsWith("pulumi-opsmanager@"))).toBe(true);
-  });
+describeNeeding(
+  "pnpm, with pulumi-opsmanager a dependency of a package the program depends on",
+  offline && `the npm registry (${offline})`,
+  () => {
+    it("installs the package only inside pnpm's store, out of the program's node_modules", () => {
+      expect(fs.existsSync(path.join(program, "node_modules", "pulumi-opsmanager"))).toBe(false);
+      const store = fs.readdirSync(path.join(program, "node_modules", ".pnpm"));
+      expect(store.some((name) => name.startsWith("pulumi-opsmanager@"))).toBe(true);
+    });
 
-  it("the provider host the program's SDK runs finds the package, and adopts, reads and releases a key", async () => {
-    const host = await newHost(program);
-    const target = sim.state.apiKeys().find((k) => k.publicKey !== sim.publicKey)!;
-    sim.resetRequests();
-    const inputs = {
-      orgId: sim.orgId,
-      publicKey: target.publicKey,
-      desc: "adopted through pnpm",
-      __provider: keyText,
-    };
-    const checked = await host.check(KEY_URN, {}, inputs);
-    expect(checked.failures).toEqual([]);
-    const created = await host.create(KEY_URN, checked.inputs);
-    expect(created.id).toBe(target.id);
-    expect(sim.requests.filter((q) => q.method === "PATCH").map((q) => q.body)).toEqual([
-      { desc: "adopted through pnpm" },
-    ]);
-    const read = await host.read(created.id, KEY_URN, created.properties);
-    expect(read.properties).toMatchObject({ apiKeyId: target.id, desc: "adopted through pnpm" });
-    await host.delete(created.id, KEY_URN, created.properties);
-    expect(host.stderr).not.toContain("Cannot find module");
-  });
+    it("the provider host the program's SDK runs finds the package, and adopts, reads and releases a key", async () => {
+      const host = await newHost(program);
+      const target = sim.state.apiKeys().find((k) => k.publicKey !== sim.publicKey)!;
+      sim.resetRequests();
+      const inputs = {
+        orgId: sim.orgId,
+        publicKey: target.publicKey,
+        desc: "adopted through pnpm",
+        __provider: keyText,
+      };
+      const checked = await host.check(KEY_URN, {}, inputs);
+      expect(checked.failures).toEqual([]);
+      const created = await host.create(KEY_URN, checked.inputs);
+      expect(created.id).toBe(target.id);
+      expect(sim.requests.filter((q) => q.method === "PATCH").map((q) => q.body)).toEqual([
+        { desc: "adopted through pnpm" },
+      ]);
+      const read = await host.read(created.id, KEY_URN, created.properties);
+      expect(read.properties).toMatchObject({ apiKeyId: target.id, desc: "adopted through pnpm" });
+      await host.delete(created.id, KEY_URN, created.properties);
+      expect(host.stderr).not.toContain("Cannot find module");
+    });
 
-  it("where the package cannot be found at all, the error names the program's directory and what to do", async () => {
-    noPackage = await makeProgramDir({ packRepo: false });
-    const host = await newHost(noPackage.dir);
-    sim.resetRequests();
-    const error = await host
-      .check(KEY_URN, {}, { orgId: sim.orgId, publicKey: "abcdefgh", __provider: keyText })
-      .then(() => undefined)
-      .catch((e: HostCallError) => e);
-    expect(error?.message).toContain(`the program's directory ${fs.realpathSync(noPackage.dir)}`);
-    expect(error?.message).toContain("Cannot find module 'pulumi-opsmanager/host'");
-    expect(error?.message).toContain("Add it to the dependencies of the program's own package.json");
-    expect(sim.requests).toEqual([]);
-  });
-});
+    it("where the package cannot be found at all, the error names the program's directory and what to do", async () => {
+      noPackage = await makeProgramDir({ packRepo: false });
+      const host = await newHost(noPackage.dir);
+      sim.resetRequests();
+      const error = await host
+        .check(KEY_URN, {}, { orgId: sim.orgId, publicKey: "abcdefgh", __provider: keyText })
+        .then(() => undefined)
+        .catch((e: HostCallError) => e);
+      expect(error?.message).toContain(`the program's directory ${fs.realpathSync(noPackage.dir)}`);
+      expect(error?.message).toContain("Cannot find module 'pulumi-opsmanager/host'");
+      expect(error?.message).toContain("Add it to the dependencies of the program's own package.json");
+      expect(sim.requests).toEqual([]);
+    });
+  },
+);

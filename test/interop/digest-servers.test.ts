@@ -6,8 +6,9 @@
  * connections arrive out of order) and forgets client entries when its small table fills, must fail
  * none of them, and what it costs is printed; so is a nonce lifetime shorter than the run.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, expect, it } from "vitest";
 import { AuthenticationError, HttpClient } from "../../provider/client";
+import { describeNeeding } from "../support/prerequisite";
 import {
   allRejected,
   byStatus,
@@ -54,11 +55,7 @@ function clientFor(server: RealServer, credentials: Credentials = USER): HttpCli
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-const reason = missingServers();
-if (reason) console.log(`digest interoperability suite skipped: ${reason}`);
-const suite = reason ? describe.skip : describe;
-
-suite(reason ? `digest against real servers (skipped: ${reason})` : "digest against real servers", () => {
+describeNeeding("digest against real servers", missingServers(), () => {
   const reusing: [string, Credentials, (c: Credentials) => Promise<RealServer>][] = [
     ["lighttpd MD5", USER, (credentials) => startLighttpd({ credentials, algorithm: "MD5" })],
     ["lighttpd SHA-256", USER, (credentials) => startLighttpd({ credentials, algorithm: "SHA-256" })],

@@ -5,8 +5,9 @@
  * the same `opaque` in every challenge and accepts counts out of order. Each JVM starts once for the
  * file, with a site whose nonces live as long as by default and one whose nonces live 2 s.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { HttpClient } from "../../provider/client";
+import { describeNeeding } from "../support/prerequisite";
 import { type JavaServer, type JavaSite, missingJavaServers, startJavaServer } from "./support/java-servers";
 import {
   allRejected,
@@ -25,10 +26,6 @@ const USER: Credentials = { username: "interop-user", password: "interop-pass-5d
 const WRONG: Credentials = { username: USER.username, password: "not-the-password" };
 const SHORT_MS = 2_000;
 
-const reason = missingJavaServers();
-if (reason) console.log(`Java digest interoperability suite skipped: ${reason}`);
-const suite = reason ? describe.skip : describe;
-
 let jetty: JavaServer | undefined;
 let tomcat: JavaServer | undefined;
 const clients: HttpClient[] = [];
@@ -41,140 +38,137 @@ function clientFor(site: JavaSite, credentials: Credentials = USER): HttpClient 
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-suite(
-  reason ? `digest against Jetty and Tomcat (skipped: ${reason})` : "digest against Jetty and Tomcat",
-  () => {
-    beforeAll(async () => {
-      // Jetty's default nonce age is 60 s, Tomcat's nonce validity 5 min: the first site keeps them.
-      [jetty, tomcat] = await Promise.all([
-        startJavaServer("jetty", { credentials: USER, nonceLifetimesMs: [60_000, SHORT_MS] }),
-        startJavaServer("tomcat", { credentials: USER, nonceLifetimesMs: [300_000, SHORT_MS] }),
-      ]);
-    });
+describeNeeding("digest against Jetty and Tomcat", missingJavaServers(), () => {
+  beforeAll(async () => {
+    // Jetty's default nonce age is 60 s, Tomcat's nonce validity 5 min: the first site keeps them.
+    [jetty, tomcat] = await Promise.all([
+      startJavaServer("jetty", { credentials: USER, nonceLifetimesMs: [60_000, SHORT_MS] }),
+      startJavaServer("tomcat", { credentials: USER, nonceLifetimesMs: [300_000, SHORT_MS] }),
+    ]);
+  });
 
-    afterAll(async () => {
-      await Promise.all(clients.map((c) => c.close()));
-      await Promise.all([jetty?.close(), tomcat?.close()]);
-    });
+  afterAll(async () => {
+    await Promise.all(clients.map((c) => c.close()));
+    await Promise.all([jetty?.close(), tomcat?.close()]);
+  });
 
-    /** The `WWW-Authenticate` values of a 401 to a GET without credentials. */
-    async function challenges(site: JavaSite): Promise<string[]> {
-      const res = await fetch(`${site.baseUrl}/data.json`);
-      await res.arrayBuffer();
-      expect(res.status).toBe(401);
-      // Headers.get joins repeated headers with ", ".
-      return (res.headers.get("www-authenticate") ?? "").split(/, (?=Digest )/);
-    }
+  /** The `WWW-Authenticate` values of a 401 to a GET without credentials. */
+  async function challenges(site: JavaSite): Promise<string[]> {
+    const res = await fetch(`${site.baseUrl}/data.json`);
+    await res.arrayBuffer();
+    expect(res.status).toBe(401);
+    // Headers.get joins repeated headers with ", ".
+    return (res.headers.get("www-authenticate") ?? "").split(/, (?=Digest )/);
+  }
 
-    it("Jetty 9.4's challenge is the deployed server's, character for character, and Tomcat's sends one opaque to every client", async () => {
-      const [jettyChallenge] = await challenges((jetty as JavaServer).sites[0] as JavaSite);
-      // NOTES.md: the deployed server's challenge, with this suite's realm.
-      expect(jettyChallenge).toMatch(
-        /^Digest realm="interop realm", domain="", nonce="[^"]+", algorithm=MD5, qop="auth", stale=false$/,
+  it("Jetty 9.4's challenge is the deployed server's, character for character, and Tomcat's sends one opaque to every client", async () => {
+    const [jettyChallenge] = await challenges((jetty as JavaServer).sites[0] as JavaSite);
+    // NOTES.md: the deployed server's challenge, with this suite's realm.
+    expect(jettyChallenge).toMatch(
+      /^Digest realm="interop realm", domain="", nonce="[^"]+", algorithm=MD5, qop="auth", stale=false$/,
+    );
+    const site = (tomcat as JavaServer).sites[0] as JavaSite;
+    const opaques = [...(await challenges(site)), ...(await challenges(site))].map(
+      (c) => /opaque="([^"]+)"/.exec(c)?.[1],
+    );
+    expect(opaques).toHaveLength(4);
+    expect(opaques[0]).toMatch(/^[0-9A-F]{32}$/);
+    expect(new Set(opaques).size).toBe(1);
+  });
+
+  const servers: [string, () => JavaServer][] = [
+    ["Jetty 9.4", () => jetty as JavaServer],
+    ["Tomcat 10.1", () => tomcat as JavaServer],
+  ];
+
+  for (const [name, server] of servers) {
+    it(`${name}: ${N} requests at ${WIDTH} in flight all succeed in N + 1 round trips, each PATCH body sent once`, async () => {
+      const site = server().sites[0] as JavaSite;
+      const before = (await site.log()).length;
+      const client = clientFor(site);
+      const { failures, patches } = await load(client, 0, N);
+      const lines = await linesSince(site, before, client.stats.roundTrips);
+      console.log(
+        `${site.name}: ${N} requests (${patches} PATCH) at ${WIDTH} in flight: ${lines.length} round trips ` +
+          `${JSON.stringify(byStatus(lines))}, ${failures.length} failed`,
       );
-      const site = (tomcat as JavaServer).sites[0] as JavaSite;
-      const opaques = [...(await challenges(site)), ...(await challenges(site))].map(
-        (c) => /opaque="([^"]+)"/.exec(c)?.[1],
-      );
-      expect(opaques).toHaveLength(4);
-      expect(opaques[0]).toMatch(/^[0-9A-F]{32}$/);
-      expect(new Set(opaques).size).toBe(1);
+      expect(failures).toEqual([]);
+      expect(lines).toHaveLength(N + 1);
+      expect(client.stats.roundTrips).toBe(N + 1);
+      expect(byStatus(lines)).toEqual({ 200: N, 401: 1 });
+      const probe = `${new URL(site.baseUrl).pathname}/item.cgi`;
+      expect(lines[0]).toMatchObject({ method: "GET", target: probe, status: 401 });
+      expect(lines.filter((l) => l.method === "PATCH")).toHaveLength(patches);
     });
 
-    const servers: [string, () => JavaServer][] = [
-      ["Jetty 9.4", () => jetty as JavaServer],
-      ["Tomcat 10.1", () => tomcat as JavaServer],
-    ];
+    it(`${name}: wrong credentials are judged in 2 round trips a request, alone or 16 in flight`, async () => {
+      const site = server().sites[0] as JavaSite;
+      const before = (await site.log()).length;
+      const costs = await wrongCredentials(() => clientFor(site, WRONG), WRONG.password);
+      const sent = costs.reduce((sum, c) => sum + c.roundTrips, 0);
+      const lines = await linesSince(site, before, sent);
+      console.log(`${site.name}, wrong credentials: ${describeCosts(costs)}`);
+      expect(allRejected(costs)).toBe(true);
+      expectTwoRoundTripsEach(costs);
+      expect(lines).toHaveLength(sent);
+      expect(lines.every((l) => l.status === 401)).toBe(true);
+    });
 
-    for (const [name, server] of servers) {
-      it(`${name}: ${N} requests at ${WIDTH} in flight all succeed in N + 1 round trips, each PATCH body sent once`, async () => {
-        const site = server().sites[0] as JavaSite;
-        const before = (await site.log()).length;
-        const client = clientFor(site);
-        const { failures, patches } = await load(client, 0, N);
-        const lines = await linesSince(site, before, client.stats.roundTrips);
-        console.log(
-          `${site.name}: ${N} requests (${patches} PATCH) at ${WIDTH} in flight: ${lines.length} round trips ` +
-            `${JSON.stringify(byStatus(lines))}, ${failures.length} failed`,
-        );
-        expect(failures).toEqual([]);
-        expect(lines).toHaveLength(N + 1);
-        expect(client.stats.roundTrips).toBe(N + 1);
-        expect(byStatus(lines)).toEqual({ 200: N, 401: 1 });
-        const probe = `${new URL(site.baseUrl).pathname}/item.cgi`;
-        expect(lines[0]).toMatchObject({ method: "GET", target: probe, status: 401 });
-        expect(lines.filter((l) => l.method === "PATCH")).toHaveLength(patches);
-      });
-
-      it(`${name}: wrong credentials are judged in 2 round trips a request, alone or 16 in flight`, async () => {
-        const site = server().sites[0] as JavaSite;
-        const before = (await site.log()).length;
-        const costs = await wrongCredentials(() => clientFor(site, WRONG), WRONG.password);
-        const sent = costs.reduce((sum, c) => sum + c.roundTrips, 0);
-        const lines = await linesSince(site, before, sent);
-        console.log(`${site.name}, wrong credentials: ${describeCosts(costs)}`);
-        expect(allRejected(costs)).toBe(true);
-        expectTwoRoundTripsEach(costs);
-        expect(lines).toHaveLength(sent);
-        expect(lines.every((l) => l.status === 401)).toBe(true);
-      });
-
-      it(`${name}, nonces living 2 s: requests in bursts 2.6 s apart all succeed, each expiry met once by each request in flight`, async () => {
-        const site = server().sites[1] as JavaSite;
-        const before = (await site.log()).length;
-        const client = clientFor(site);
-        const failures: string[] = [];
-        // Each nonce expires once: after the pause, and once more for every 2 s that sending took.
-        let expiries = 0;
-        for (const [from, to] of [
-          [0, 50],
-          [50, N],
-        ] as const) {
-          if (from > 0) {
-            await sleep(SHORT_MS + 600);
-            expiries += 1;
-          }
-          const started = Date.now();
-          failures.push(...(await load(client, from, to)).failures);
-          expiries += Math.floor((Date.now() - started) / SHORT_MS);
+    it(`${name}, nonces living 2 s: requests in bursts 2.6 s apart all succeed, each expiry met once by each request in flight`, async () => {
+      const site = server().sites[1] as JavaSite;
+      const before = (await site.log()).length;
+      const client = clientFor(site);
+      const failures: string[] = [];
+      // Each nonce expires once: after the pause, and once more for every 2 s that sending took.
+      let expiries = 0;
+      for (const [from, to] of [
+        [0, 50],
+        [50, N],
+      ] as const) {
+        if (from > 0) {
+          await sleep(SHORT_MS + 600);
+          expiries += 1;
         }
-        const lines = await linesSince(site, before, client.stats.roundTrips);
-        console.log(
-          `${site.name}: ${N} requests in 2 bursts 2.6 s apart: ${lines.length} round trips ` +
-            `${JSON.stringify(byStatus(lines))}, ${failures.length} failed`,
-        );
-        expect(failures).toEqual([]);
-        expect(lines.filter((l) => l.status === 200)).toHaveLength(N);
-        expect(lines).toHaveLength(client.stats.roundTrips);
-        // The first challenge, then each expiry met once by each request in flight.
-        const expired = lines.filter((l) => l.status === 401).length - 1;
-        expect(expired).toBeGreaterThanOrEqual(1);
-        expect(expired).toBeLessThanOrEqual(WIDTH * expiries);
-      });
+        const started = Date.now();
+        failures.push(...(await load(client, from, to)).failures);
+        expiries += Math.floor((Date.now() - started) / SHORT_MS);
+      }
+      const lines = await linesSince(site, before, client.stats.roundTrips);
+      console.log(
+        `${site.name}: ${N} requests in 2 bursts 2.6 s apart: ${lines.length} round trips ` +
+          `${JSON.stringify(byStatus(lines))}, ${failures.length} failed`,
+      );
+      expect(failures).toEqual([]);
+      expect(lines.filter((l) => l.status === 200)).toHaveLength(N);
+      expect(lines).toHaveLength(client.stats.roundTrips);
+      // The first challenge, then each expiry met once by each request in flight.
+      const expired = lines.filter((l) => l.status === 401).length - 1;
+      expect(expired).toBeGreaterThanOrEqual(1);
+      expect(expired).toBeLessThanOrEqual(WIDTH * expiries);
+    });
 
-      it(`${name}: 1,100 requests on one session, past Jetty's 1,024 counts a nonce, all succeed`, async () => {
-        const site = server().sites[0] as JavaSite;
-        const before = (await site.log()).length;
-        const client = clientFor(site);
-        const total = 1_100;
-        const { failures } = await load(client, 0, total);
-        const lines = await linesSince(site, before, client.stats.roundTrips);
-        console.log(
-          `${site.name}: ${total} requests at ${WIDTH} in flight: ${lines.length} round trips ` +
-            `${JSON.stringify(byStatus(lines))}, ${failures.length} failed`,
-        );
-        expect(failures).toEqual([]);
-        expect(lines.filter((l) => l.status === 200)).toHaveLength(total);
-        expect(lines).toHaveLength(client.stats.roundTrips);
-        const refused = lines.filter((l) => l.status === 401).length - 1;
-        if (name.startsWith("Jetty")) {
-          // Counts 1,024 and up are answered stale=true: each request in flight then moves to a new nonce.
-          expect(refused).toBeGreaterThanOrEqual(1);
-          expect(refused).toBeLessThanOrEqual(WIDTH);
-        } else {
-          expect(refused).toBe(0);
-        }
-      });
-    }
-  },
-);
+    it(`${name}: 1,100 requests on one session, past Jetty's 1,024 counts a nonce, all succeed`, async () => {
+      const site = server().sites[0] as JavaSite;
+      const before = (await site.log()).length;
+      const client = clientFor(site);
+      const total = 1_100;
+      const { failures } = await load(client, 0, total);
+      const lines = await linesSince(site, before, client.stats.roundTrips);
+      console.log(
+        `${site.name}: ${total} requests at ${WIDTH} in flight: ${lines.length} round trips ` +
+          `${JSON.stringify(byStatus(lines))}, ${failures.length} failed`,
+      );
+      expect(failures).toEqual([]);
+      expect(lines.filter((l) => l.status === 200)).toHaveLength(total);
+      expect(lines).toHaveLength(client.stats.roundTrips);
+      const refused = lines.filter((l) => l.status === 401).length - 1;
+      if (name.startsWith("Jetty")) {
+        // Counts 1,024 and up are answered stale=true: each request in flight then moves to a new nonce.
+        expect(refused).toBeGreaterThanOrEqual(1);
+        expect(refused).toBeLessThanOrEqual(WIDTH);
+      } else {
+        expect(refused).toBe(0);
+      }
+    });
+  }
+});

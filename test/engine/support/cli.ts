@@ -8,7 +8,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import * as path from "node:path";
-import { describe, it } from "vitest";
+import { describeNeeding } from "../../support/prerequisite";
 import { repoRoot } from "../../support/program-dir";
 
 /** A folder holding `pulumi`, `pulumi-language-nodejs` and `pulumi-resource-pulumi-nodejs`. */
@@ -50,18 +50,5 @@ export function cli(): { bin?: CliBin; missing?: string } {
  */
 export function describeEngine(name: string, body: (bin: CliBin) => void): void {
   const { bin, missing } = cli();
-  if (bin) {
-    describe(name, () => body(bin));
-    return;
-  }
-  if (process.env.CI === "true") {
-    describe(name, () => {
-      it("has the Pulumi CLI it needs", () => {
-        throw new Error(`${name}: cannot run under CI without ${missing}`);
-      });
-    });
-    return;
-  }
-  console.warn(`${name}: skipped, no ${missing}`);
-  describe.skip(name, () => body(""));
+  describeNeeding(name, missing, () => body(bin ?? ""));
 }
