@@ -31,7 +31,11 @@ function fail(message) {
   process.exit(1);
 }
 
-/** The CLI on PATH; else one installed earlier into .pulumi/; else one the Automation API installs there. */
+/**
+ * The CLI on PATH; else, with Go installed, the one tools/pulumi-cli/build.sh builds from its Go modules
+ * (the tests' CLI, reused once built); else one installed earlier into .pulumi/; else one the Automation
+ * API installs there.
+ */
 async function pulumiCommand() {
   let automation;
   try {
@@ -40,16 +44,21 @@ async function pulumiCommand() {
     fail("npm run example needs this repository's dependencies: run `npm install` first.");
   }
   const { PulumiCommand } = automation;
+  let why;
   try {
     return await PulumiCommand.get();
   } catch (error) {
-    const why = spawnSync("pulumi", ["version"], { stdio: "ignore" }).error
+    why = spawnSync("pulumi", ["version"], { stdio: "ignore" }).error
       ? "There is no `pulumi` on PATH"
       : `The \`pulumi\` on PATH cannot be used (${firstLine(error)})`;
-    console.log(
-      `${why}: installing the Pulumi CLI into ${localCliRoot} with the Automation API's installer.`,
-    );
   }
+  const built = buildFromGoModules(why);
+  if (built) {
+    const command = await PulumiCommand.get({ root: path.dirname(built) });
+    console.log(`Using the Pulumi CLI ${command.version} built from its Go modules in ${built}.`);
+    return command;
+  }
+  console.log(`${why}: installing the Pulumi CLI into ${localCliRoot} with the Automation API's installer.`);
   try {
     const earlier = await PulumiCommand.get({ root: localCliRoot });
     console.log(`Using the Pulumi CLI ${earlier.version} installed earlier in ${localCliRoot}.`);
@@ -71,6 +80,25 @@ async function pulumiCommand() {
   } catch (error) {
     fail(`The Pulumi CLI could not be installed: ${firstLine(error)}\n${HOW_TO_INSTALL}`);
   }
+}
+
+/** The bin folder of the CLI tools/pulumi-cli/build.sh builds (or built before), or undefined without Go. */
+function buildFromGoModules(why) {
+  const script = path.join(root, "tools", "pulumi-cli", "build.sh");
+  if (!fs.existsSync(script) || spawnSync("go", ["version"], { stdio: "ignore" }).error) return undefined;
+  console.log(
+    `${why}: building the Pulumi CLI from its Go modules with Go (tools/pulumi-cli; reused once built).`,
+  );
+  const build = spawnSync("bash", [script], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const bin = build.stdout?.trim().split("\n").pop();
+  if (build.status !== 0 || !bin || !fs.existsSync(path.join(bin, "pulumi"))) {
+    console.log("The Pulumi CLI could not be built from its Go modules.");
+    return undefined;
+  }
+  return bin;
 }
 
 function firstLine(error) {

@@ -11,6 +11,8 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cli } from "../engine/support/cli";
+import { itNeeding } from "../support/prerequisite";
 import { repoRoot } from "../support/program-dir";
 
 const BUILT = "built-by-npm-run-build";
@@ -100,4 +102,38 @@ describe("npm run example without the Pulumi CLI", () => {
     expect(fs.readdirSync(path.join(clone, "examples"))).toEqual(["run-example.js"]);
     expect(elapsed).toBeLessThan(30_000);
   });
+});
+
+describe("npm run example with Go and no Pulumi CLI on PATH", () => {
+  const { bin, missing } = cli();
+  itNeeding(
+    "uses the CLI tools/pulumi-cli/build.sh built from its Go modules, before any installer",
+    missing,
+    async () => {
+      const withTools = fs.mkdtempSync(path.join(os.tmpdir(), "opsm-run-example-go-"));
+      try {
+        fs.cpSync(clone, withTools, { recursive: true, verbatimSymlinks: true });
+        fs.cpSync(path.join(repoRoot(), "tools"), path.join(withTools, "tools"), { recursive: true });
+        // The build the engine suite uses, found where build.sh keeps it: reused, not built again.
+        fs.symlinkSync(path.dirname(path.dirname(bin!)), path.join(withTools, ".pulumi-cli"), "dir");
+        const result = await run(path.join(withTools, "examples", "run-example.js"), {
+          ...process.env,
+          PATH: pathWithoutPulumi(),
+          OPSMANAGER_EXAMPLE_CLI_ROOT: path.join(withTools, "not-a-folder", "cli"),
+        });
+        expect(result.stdout).toContain(
+          "There is no `pulumi` on PATH: building the Pulumi CLI from its Go modules with Go",
+        );
+        expect(result.stdout).toMatch(
+          /Using the Pulumi CLI v?3\.\d+\.\d+ built from its Go modules in .*\.pulumi-cli\/v3\.[^/]+\/bin\./,
+        );
+        expect(result.stdout).not.toContain("installer");
+        // It went on to build the package (this layout's build only leaves a mark).
+        expect(fs.existsSync(path.join(withTools, BUILT))).toBe(true);
+      } finally {
+        fs.rmSync(withTools, { recursive: true, force: true });
+      }
+    },
+    120_000,
+  );
 });
