@@ -444,4 +444,4 @@ async function deployment() {
   }
 }
 
-module.exports = { deployment };
+module.exports = { deployment, resources, openSimulator, ORG_KEYS, ADOPT, JOBS, PAGE };

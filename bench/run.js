@@ -19,6 +19,7 @@ const SECTIONS = {
   preview: () => require("./preview").preview(),
   lifecycle: () => require("./lifecycle").lifecycle(),
   servers: () => require("./servers").servers(),
+  engine: () => require("./engine").engine(),
 };
 const DEADLINE_MS = 10 * 60_000;
 
