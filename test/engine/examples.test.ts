@@ -72,4 +72,17 @@ describeEngine("test/engine/examples: each example under the real pulumi", (bin)
       expect(state.deployment.resources ?? []).toEqual([]);
     });
   }
+
+  it("an example whose resource fails its check: preview fails with the check's message, and no request is sent", async () => {
+    sims = [await startSimulator(STEADY_JOBS)];
+    stack = await makeStack(bin, { example: "quickstart" });
+    await configureDefaultServer(stack, sims[0]!);
+    await stack.config("quickstart:groupId", "not-a-group-id");
+    const preview = await stack.pulumi(["preview"], { allowFailure: true });
+    expect(preview.code).not.toBe(0);
+    expect(preview.stdout).toMatch(
+      /pulumi-nodejs:dynamic\/opsmanager:LogCollectionJob \(rs0-logs\):\n\s+error: .*groupId must be 24 hexadecimal digits, the project \(group\) id \(got "not-a-group-id"\)/,
+    );
+    expect(sims[0]!.requests).toEqual([]);
+  });
 });
