@@ -23,7 +23,7 @@ describeEngine("test/engine/drift: a change made outside Pulumi, under the real 
     sim = await startSimulator({ jobDurationMs: 3_600_000 });
     stack = await makeStack(bin, { example: "quickstart" });
     await configureDefaultServer(stack, sim);
-    await stack.pulumi(["up", "--yes"]);
+    await stack.pulumi(["up", "--yes", "--skip-preview"]);
     const key = sim.state.apiKeys().find((k) => k.desc === DECLARED);
     expect(key).toBeDefined();
 

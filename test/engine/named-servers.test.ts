@@ -34,7 +34,7 @@ describeEngine("test/engine/named-servers: two Ops Managers in one stack, under 
     expect(settings).not.toContain(dc1.privateKey);
     expect(settings).not.toContain(dc2.privateKey);
 
-    await stack.pulumi(["up", "--yes"]);
+    await stack.pulumi(["up", "--yes", "--skip-preview"]);
     const keys = (await stack.exportState()).deployment.resources?.filter((r) =>
       r.type.endsWith(":OrgApiKey"),
     );

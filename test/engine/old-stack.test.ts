@@ -91,7 +91,7 @@ describeEngine(
         await stack.config(`old-stack:${key}`, value);
       }
       const before = snapshot(sim);
-      await stack.pulumi(["up", "--yes"]);
+      await stack.pulumi(["up", "--yes", "--skip-preview"]);
 
       // What the old version wrote into state as each resource's provider: a require of the entry point
       // every version keeps, no code of its own.

@@ -63,7 +63,7 @@ describeEngine("test/engine/rotation: a created key rotated under the real pulum
     sim = await startSimulator({ jobDurationMs: 3_600_000 });
     stack = await makeStack(bin, { example: "ci-key" });
     await configureDefaultServer(stack, sim);
-    await stack.pulumi(["up", "--yes"]);
+    await stack.pulumi(["up", "--yes", "--skip-preview"]);
     const first = theKey();
     expect(first.accessList).toEqual(["198.51.100.7/32", "203.0.113.0/24"]);
 
