@@ -4,19 +4,31 @@
  * up, a preview and a refresh that find nothing to change, and a destroy that leaves the server as it
  * was before the first up.
  */
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { afterEach, expect, it } from "vitest";
 import { startSimulator, startSimulators } from "../../simulator";
 import type { Simulator } from "../../simulator/types";
 import { describeEngine } from "./support/cli";
-import { type EngineStack, makeStack } from "./support/stack";
+import { type EngineStack, makeStack, REPO } from "./support/stack";
 import { configureDefaultServer, configureNamedServer, snapshot } from "./support/world";
 
 // Jobs stay IN_PROGRESS for the whole test: a refresh that finds nothing changed does not depend on
 // how fast the machine is.
 const STEADY_JOBS = { jobDurationMs: 3_600_000 };
 
+/** The README's first program, as a reader copies it into a project (the quickstart's project files). */
+function readmeQuickstart(): Record<string, string> {
+  const readme = fs.readFileSync(path.join(REPO, "README.md"), "utf8");
+  const program = /```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+  if (!program) throw new Error("README.md has no ts block");
+  return { "index.ts": program };
+}
+
 interface Case {
   example: string;
+  /** A program of its own in the example's project, in place of its index.ts. */
+  files?: () => Record<string, string>;
   /** The org whose key listing the program reads with getOrgApiKeys (during preview too), if any. */
   lists: boolean;
   servers: 1 | 2;
@@ -24,6 +36,7 @@ interface Case {
 
 const CASES: Case[] = [
   { example: "quickstart", lists: false, servers: 1 },
+  { example: "quickstart", files: readmeQuickstart, lists: false, servers: 1 },
   { example: "adopt-keys", lists: true, servers: 1 },
   { example: "incident-logs", lists: false, servers: 1 },
   { example: "ci-key", lists: false, servers: 1 },
@@ -40,16 +53,25 @@ describeEngine("test/engine/examples: each example under the real pulumi", (bin)
     sims = [];
   });
 
-  for (const { example, lists, servers } of CASES) {
-    it(`${example}: preview sends nothing, up, no change on preview and refresh, destroy leaves the server as it was`, async () => {
+  for (const { example, files, lists, servers } of CASES) {
+    const name = files ? "the README's first program" : example;
+    it(`${name}: preview sends nothing, up, no change on preview and refresh, destroy leaves the server as it was`, async () => {
       sims = servers === 1 ? [await startSimulator(STEADY_JOBS)] : await startSimulators(2, STEADY_JOBS);
-      stack = await makeStack(bin, { example });
+      stack = await makeStack(bin, { example, files: files?.() });
       if (servers === 1) await configureDefaultServer(stack, sims[0]!);
       else for (const [i, sim] of sims.entries()) await configureNamedServer(stack, `sim${i + 1}`, sim);
       const before = sims.map(snapshot);
 
       const preview = await stack.pulumi(["preview"]);
       expect(preview.stdout).toMatch(/\+ \d+ to create/);
+      if (files) {
+        // What the README says of it: one create per resource, under the two type tokens.
+        expect(preview.stdout).toMatch(/\+ +pulumi-nodejs:dynamic\/opsmanager:OrgApiKey ci-key create/);
+        expect(preview.stdout).toMatch(
+          /\+ +pulumi-nodejs:dynamic\/opsmanager:LogCollectionJob rs0-logs create/,
+        );
+        expect(preview.stdout).toMatch(/\+ 3 to create/);
+      }
       for (const sim of sims) {
         const sent = sim.requests.filter(
           (r) => !(lists && r.method === "GET" && r.path === `/api/public/v1.0/orgs/${sim.orgId}/apiKeys`),
