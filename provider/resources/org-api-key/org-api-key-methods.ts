@@ -22,6 +22,7 @@ import {
   declaresCreated,
   isCreatedState,
 } from "./created-mode";
+import { noteDeploymentKey } from "./deployment-keys";
 import { changeFor, checkKeyInputs, declaredChange, roleSet, sameSet } from "./org-api-key-inputs";
 import { findKey, rememberKey } from "./org-key-cache";
 import { type KeyState, managedFor, upgradeKeyState } from "./state";
@@ -193,6 +194,7 @@ export async function create(inputs: OrgApiKeyProviderInputs) {
           `${selector.id !== undefined ? "apiKeyId" : "publicKey"}, and that the provider's credentials can see the organization's keys.`,
       );
     }
+    noteDeploymentKey(inputs.server, key.id);
     const adopted = { desc: key.desc ?? "", roles: orgRolesOf(key) };
     const change = changeFor(inputs, adopted);
     if (change !== undefined) key = await patch(inputs.server, inputs.orgId, key, change);
@@ -213,6 +215,7 @@ export async function create(inputs: OrgApiKeyProviderInputs) {
 export async function update(id: string, olds: OrgApiKeyProviderOutputs, news: OrgApiKeyProviderInputs) {
   const state = upgradeKeyState(olds);
   await whenConfigured();
+  noteDeploymentKey(state.server, id);
   try {
     let key = keyInState(state);
     if (changeFor(news, { desc: state.desc, roles: state.roles }) !== undefined) {
@@ -248,6 +251,7 @@ export async function read(id: string, olds: Partial<OrgApiKeyProviderOutputs> =
   try {
     const key = await findKey(currentClient(state.server), orgId, { id });
     if (key === undefined) return { id: "", props: {} };
+    noteDeploymentKey(state.server, key.id);
     const managed = managedFor(state);
     const inputs: OrgApiKeyProviderInputs = { orgId, ...serverField(state) };
     if (managed.by === "publicKey") inputs.publicKey = key.publicKey;
@@ -291,6 +295,7 @@ export async function read(id: string, olds: Partial<OrgApiKeyProviderOutputs> =
 export async function remove(id: string, olds: OrgApiKeyProviderOutputs): Promise<void> {
   const state = upgradeKeyState(olds);
   await whenConfigured();
+  noteDeploymentKey(state.server, id);
   if (isCreatedState(state)) return deleteCreatedKey(state);
   if (!state.restoreOnDelete) return;
   try {

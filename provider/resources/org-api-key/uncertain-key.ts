@@ -136,17 +136,28 @@ async function deleteMade(
   );
 }
 
+/** What the deployment knows of the keys a listing shows, beside the listing itself. */
+export interface KnownKeys {
+  /** Keys listed before the POST: not the one it made. */
+  seenBefore?: ReadonlySet<string>;
+  /** Whether a resource of this deployment created or manages the key: never the one the POST made. */
+  isDeploymentKey?: (id: string) => boolean;
+  /** The other creates alike of this deployment that lost their answer too (see ./deployment-keys.ts). */
+  uncertainOthers?: (failedAt: number) => Promise<unknown[]>;
+}
+
 /**
  * After a POST whose answer could not be read (`error`): never POST again; find the key it made in one
- * consistent listing of the organization started now, delete it, and fail saying so. No such key:
- * fail saying no key was left behind. More than one, or no clock to tell them by: change nothing, and
- * fail naming the candidates and what to check. Always throws.
+ * consistent listing of the organization started now, delete it, and fail saying so. A key a resource
+ * of this deployment created or manages is never taken for it. No such key: fail saying no key was left
+ * behind. More than one, no clock to tell them by, or another create alike of this deployment that lost
+ * its answer too: change nothing, and fail naming the candidates and what to check. Always throws.
  */
 export async function settleUncertainCreate(
   transport: Transport,
   attempt: CreateAttempt,
   error: UncertainCreateError,
-  seenBefore: ReadonlySet<string> = new Set(),
+  known: KnownKeys = {},
 ): Promise<never> {
   const failedAt = Date.now();
   const cause = error.cause instanceof Error ? error.cause : error;
@@ -160,6 +171,8 @@ export async function settleUncertainCreate(
       `Its answer named the key it made, API key ${error.createdId}`,
     );
   }
+  // Creates alike under way are waited for: a key one of them made is then known, not a candidate.
+  const rivals = (await known.uncertainOthers?.(failedAt)) ?? [];
   const reader = clocked(transport);
   let listed: ApiKey[];
   try {
@@ -176,7 +189,9 @@ export async function settleUncertainCreate(
     );
   }
   const clock = reader.clock();
-  const found = candidatesOf(listed, attempt, failedAt, seenBefore, clock);
+  const excluded = new Set(known.seenBefore ?? []);
+  for (const key of listed) if (known.isDeploymentKey?.(key.id)) excluded.add(key.id);
+  const found = candidatesOf(listed, attempt, failedAt, excluded, clock);
   const window = found.window;
   const when =
     window === undefined
@@ -187,7 +202,7 @@ export async function settleUncertainCreate(
       `${what} The server made no key of this create: the organization's key listing has no key with desc ${JSON.stringify(attempt.desc)} and roles ${attempt.roles.join(", ")} ${window === undefined ? "that was not there before" : when}. No key was left behind: \`pulumi up\` can simply run again.`,
     );
   }
-  if (found.keys.length === 1 && window !== undefined) {
+  if (found.keys.length === 1 && window !== undefined && rivals.length === 0) {
     const made = found.keys[0]!;
     return deleteMade(
       transport,
@@ -197,7 +212,11 @@ export async function settleUncertainCreate(
       `The server made API key ${named(made)}, the one key of the organization with this desc and roles ${when}`,
     );
   }
+  const others =
+    rivals.length === 0
+      ? ""
+      : ` ${rivals.length === 1 ? "Another create" : `${rivals.length} other creates`} of this deployment with the same desc and roles lost ${rivals.length === 1 ? "its" : "their"} answer too, so a key alike may be any of theirs.`;
   throw new ResourceError(
-    `${what} The server may have made a key, but it cannot be told from others: ${found.keys.length} keys with desc ${JSON.stringify(attempt.desc)} and roles ${attempt.roles.join(", ")} ${when}: ${found.keys.map(named).join("; ")}. Nothing was changed. Check which of them were made by someone else; delete the one this \`pulumi up\` made (its private key was never shown, so nobody can use it), then run \`pulumi up\` again. A distinct desc per key avoids this.`,
+    `${what} The server may have made a key, but it ${found.keys.length > 1 ? "cannot be told from others" : "cannot be tied to this create alone"}: ${found.keys.length} ${found.keys.length === 1 ? "key" : "keys"} with desc ${JSON.stringify(attempt.desc)} and roles ${attempt.roles.join(", ")} ${when}: ${found.keys.map(named).join("; ")}.${others} Nothing was changed. Check which of them were made by someone else; delete the one this \`pulumi up\` made (its private key was never shown, so nobody can use it), then run \`pulumi up\` again. A distinct desc per key avoids this.`,
   );
 }

@@ -65,8 +65,20 @@ export function createdInDeployment(): Set<string> {
   return created;
 }
 
+let keys = new Set<string>();
+
+/**
+ * The organization API keys a resource of this deployment created, adopted, read, updated or deleted,
+ * as `{server's identity} {key id}`: a create whose answer was lost never takes one of them for the key
+ * it may have made.
+ */
+export function keysInDeployment(): Set<string> {
+  return keys;
+}
+
 /** For tests: forget everything learned of every server. */
 export function resetServerMemoryForTests(): void {
   memories = new WeakMap();
   created = new Set();
+  keys = new Set();
 }
