@@ -3,7 +3,7 @@
  * dynamic-provider host against the deployed server, when one create loses its answer: the settling of
  * that create never deletes a key another resource of the deployment made, whether the creates ran one
  * after the other or at once (the engine's default parallelism), and changes nothing when it cannot tie
- * a key to its own POST alone.
+ * a key to its own POST alone. It says that no key was left behind only when that is proven.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startSimulator } from "../../simulator";
@@ -44,11 +44,12 @@ beforeEach(() => {
 });
 
 /** A new host is a new `pulumi up`. */
-const newHost = () =>
+const newHost = (extra: Record<string, string> = {}) =>
   fixture.newHost({
     "opsmanager:baseUrl": sim.url,
     "opsmanager:publicKey": sim.publicKey,
     "opsmanager:privateKey": PRIVATE_KEY,
+    ...extra,
   });
 
 /** A key per team, each test's keys all described alike ("CI"), as users do. */
@@ -122,5 +123,66 @@ describe("two keys alike in one deployment, one of whose creates loses its answe
       expect(message).toContain("Nothing was changed");
     }
     sim.state.removeApiKey(made[0]!.id);
+  });
+});
+
+/** An ObjectId made `offsetMs` from now, as a server whose clock is that far from its Date header's would. */
+const idMadeAt = (offsetMs: number, tail: string) =>
+  `${Math.floor((Date.now() + offsetMs) / 1000)
+    .toString(16)
+    .padStart(8, "0")}${tail}`;
+
+describe("what a lost create says when the listing has no key alike in its window", () => {
+  it("a POST the server never answered (a client timeout): not that no key was left behind, but that it may still be made, and what to check", async () => {
+    const host = await newHost({ "opsmanager:timeoutSeconds": "1" });
+    const props = team("never answered");
+    // The server takes the POST but acts on it only long after the client has given up.
+    sim.faults.add({ method: "POST", delayMs: 60_000 });
+    const error = await failureOf(create(host, "late", props));
+    expect(error.message).not.toContain("No key was left behind");
+    expect(error.message).toContain(
+      "the server never answered the POST, so it may still make the key after that read. Nothing was changed.",
+    );
+    expect(error.message).toContain(
+      `Check the organization's API keys (Ops Manager: Organization, Access Manager, API Keys) for a key with desc "${props.desc}" and roles ORG_MEMBER made around `,
+    );
+    expect(deletes()).toEqual([]);
+  });
+
+  it("a key alike made outside the window (a Date header off by more than the slack) is named, not passed over, and kept", async () => {
+    const host = await newHost();
+    const props = team("clock off");
+    let lookalike = "";
+    sim.faults.add({
+      method: "POST",
+      status: 500,
+      // The key the POST made, by a server whose clock is ten minutes from what its Date header says.
+      whenAnswered: () => {
+        lookalike = sim.state.addApiKey({
+          id: idMadeAt(-600_000, "00000000000000c1"),
+          desc: props.desc as string,
+          roles: [{ orgId: sim.orgId, roleName: "ORG_MEMBER" }],
+        }).id;
+      },
+    });
+    const error = await failureOf(create(host, "skewed", props));
+    const key = sim.state.apiKey(lookalike)!;
+    expect(error.message).not.toContain("No key was left behind");
+    expect(error.message).toContain(
+      `but one key alike was made outside that window: ${lookalike} (public key ${key.publicKey}, desc "${props.desc}"). The window is read from the server's Date header; if that clock (or a proxy's) is off, one of them may be the key this create made. Nothing was changed.`,
+    );
+    expect(deletes()).toEqual([]);
+    expect(sim.state.apiKey(lookalike)).toBeDefined();
+    sim.state.removeApiKey(lookalike);
+  });
+
+  it("a POST answered 500, with no key alike listed after: no key was left behind", async () => {
+    const host = await newHost();
+    sim.faults.add({ method: "POST", status: 500 });
+    const error = await failureOf(create(host, "proven", team("proven")));
+    expect(error.message).toContain(
+      "The server made no key of this create: it answered the POST, and the organization's key listing, read after, has no key with",
+    );
+    expect(error.message).toContain("No key was left behind: `pulumi up` can simply run again.");
   });
 });
