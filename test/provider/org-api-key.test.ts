@@ -255,7 +255,7 @@ describe("OrgApiKey update, read and delete", () => {
     expect(frames.length).toBeGreaterThan(0);
     for (const frame of frames) expect(frame).toMatch(/^\s+at /);
     // The frames are the original's: the first names the provider function that threw.
-    expect(frames[0]).toMatch(/org-api-key-methods\.ts/);
+    expect(frames[0]).toMatch(/org-api-key\/key-calls\.ts/);
     expect(sim.requests.filter((r) => r.method === "PATCH")).toHaveLength(0);
   });
 

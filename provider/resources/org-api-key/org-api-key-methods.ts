@@ -3,28 +3,21 @@
  * `pulumi-opsmanager/host`, never captured by a serialized provider.
  */
 import { isApiKeyGone } from "../../api/api-key-gone";
-import { type ApiKeyChange, type ApiKeySelector, patchOrgApiKey } from "../../api/api-keys";
+import type { ApiKeySelector } from "../../api/api-keys";
 import { idRule } from "../../api/ids";
 import type { ApiKey, OrgRole } from "../../api/schemas";
-import { inContext } from "../shared/in-context";
 import { ResourceError } from "../shared/resource-error";
 import { currentClient, whenConfigured } from "../shared/runtime";
-import { checkResource, onServer, serverChanged, serverField, serverRenamed } from "../shared/server-input";
+import { checkResource, serverChanged, serverField, serverRenamed } from "../shared/server-input";
 import { settingKey } from "../shared/servers";
 import { isUnknown } from "../shared/validate";
-import { accessListAfterUpdate, manageAccessList, readAccessList, restoreAccessList } from "./access-list";
-import { createKey, deleteCreatedKey, giveAccessList } from "./create-key";
-import {
-  afterRead,
-  afterUpdate,
-  createdReplaces,
-  createdUpdates,
-  declaresCreated,
-  isCreatedState,
-} from "./created-mode";
+import { accessListAfterUpdate, manageAccessList, readAccessList } from "./access-list";
+import { createKey, giveAccessList } from "./create-key";
+import { afterRead, afterUpdate, createdReplaces, createdUpdates, declaresCreated } from "./created-mode";
 import { noteDeploymentKey } from "./deployment-keys";
+import { describeKey, keyInState, patch, withContext } from "./key-calls";
 import { changeFor, checkKeyInputs, declaredChange, roleSet, sameSet } from "./org-api-key-inputs";
-import { findKey, rememberKey } from "./org-key-cache";
+import { findKey } from "./org-key-cache";
 import { type KeyState, managedFor, upgradeKeyState } from "./state";
 import type { OrgApiKeyProviderInputs, OrgApiKeyProviderOutputs, ProjectRole } from "./types";
 
@@ -45,12 +38,6 @@ function projectRolesOf(key: ApiKey): ProjectRole[] {
 
 function selectorOf(inputs: { apiKeyId?: string; publicKey?: string }): ApiKeySelector {
   return inputs.apiKeyId !== undefined ? { id: inputs.apiKeyId } : { publicKey: inputs.publicKey! };
-}
-
-function describeKey(orgId: string, selector: ApiKeySelector, server?: string): string {
-  return selector.id !== undefined
-    ? `API key id ${selector.id} in organization ${orgId}${onServer(server)}`
-    : `API key with public key ${selector.publicKey} in organization ${orgId}${onServer(server)}`;
 }
 
 /**
@@ -88,43 +75,6 @@ function outputsFor(
     keepers: {},
     ...serverField(inputs),
   };
-}
-
-// A PATCH sets organization roles; project roles are not this operation's to change. When a response
-// leaves them out, the ones the key had before stand.
-function afterPatch(before: ApiKey, after: ApiKey): ApiKey {
-  if (after.roles.some((r) => r.groupId !== undefined)) return after;
-  return { ...after, roles: [...after.roles, ...before.roles.filter((r) => r.groupId !== undefined)] };
-}
-
-async function patch(
-  server: string | undefined,
-  orgId: string,
-  before: ApiKey,
-  change: ApiKeyChange,
-): Promise<ApiKey> {
-  const client = currentClient(server);
-  const after = afterPatch(before, await patchOrgApiKey(client, orgId, before.id, change));
-  rememberKey(client, orgId, after);
-  return after;
-}
-
-/** The key as the state recorded it: what update and delete PATCH from, with no listing read. */
-function keyInState(outs: KeyState): ApiKey {
-  return {
-    id: outs.apiKeyId,
-    publicKey: outs.publicKey,
-    desc: outs.desc,
-    privateKey: outs.privateKey,
-    roles: [
-      ...outs.roles.map((roleName) => ({ orgId: outs.orgId, roleName })),
-      ...outs.projectRoles.map((r) => ({ groupId: r.groupId, roleName: r.roleName })),
-    ],
-  };
-}
-
-function withContext(error: unknown, what: string, advice = ""): Error {
-  return inContext(`OrgApiKey (${what})`, error, advice);
 }
 
 /** `check`: one failure per bad input, naming the rule; values not known yet pass. */
@@ -286,33 +236,4 @@ export async function read(id: string, olds: Partial<OrgApiKeyProviderOutputs> =
   }
 }
 
-/**
- * `delete`: a created key is deleted (./create-key.ts); an adopted key stays on the server and leaves
- * the stack. With `restoreOnDelete`, its managed access list, then the desc and roles it manages now
- * (per the state), go back to what they were before Pulumi managed them; a field it no longer manages
- * is left as it is.
- */
-export async function remove(id: string, olds: OrgApiKeyProviderOutputs): Promise<void> {
-  const state = upgradeKeyState(olds);
-  await whenConfigured();
-  noteDeploymentKey(state.server, id);
-  if (isCreatedState(state)) return deleteCreatedKey(state);
-  if (!state.restoreOnDelete) return;
-  try {
-    await restoreAccessList(currentClient(state.server), state.orgId, id, state);
-  } catch (error) {
-    if (!isApiKeyGone(error))
-      throw withContext(error, `restoring ${describeKey(state.orgId, { id }, state.server)}`);
-  }
-  const managed = managedFor(state);
-  const change: ApiKeyChange = {};
-  if (managed.desc && state.adopted.desc !== "") change.desc = state.adopted.desc;
-  if (managed.roles && state.adopted.roles.length > 0) change.roles = state.adopted.roles as OrgRole[];
-  if (change.desc === undefined && change.roles === undefined) return;
-  try {
-    await patch(state.server, state.orgId, keyInState(state), change);
-  } catch (error) {
-    if (isApiKeyGone(error)) return;
-    throw withContext(error, `restoring ${describeKey(state.orgId, { id }, state.server)}`);
-  }
-}
+export { remove } from "./delete-key";
