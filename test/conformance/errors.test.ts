@@ -412,7 +412,13 @@ describe("API_KEY_NOT_FOUND, 400 as the error table has it or 404: the key is go
 
     it(`${answer.status}, through the host, lets a restoreOnDelete destroy succeed: nothing left to restore`, async () => {
       server.serve("PATCH", keyPath, answer);
-      await host.delete(DOCS_KEY_ID, keyUrn, state);
+      // `pulumi destroy`: a process of its own.
+      const destroy = await fixture.newHost({
+        "opsmanager:baseUrl": server.origin,
+        "opsmanager:publicKey": server.publicKey,
+        "opsmanager:privateKey": server.privateKey,
+      });
+      await destroy.delete(DOCS_KEY_ID, keyUrn, state);
       // The restore was tried once, and its answer taken as the key being gone.
       expect(patches()).toEqual([
         [keyPath, answer.status, { desc: "Test Docs Service User", roles: ["ORG_MEMBER"] }],

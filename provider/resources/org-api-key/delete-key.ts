@@ -5,11 +5,12 @@
 import { isApiKeyGone } from "../../api/api-key-gone";
 import type { ApiKeyChange } from "../../api/api-keys";
 import type { OrgRole } from "../../api/schemas";
+import { managedHere } from "../shared/replacement";
 import { currentClient, whenConfigured } from "../shared/runtime";
 import { restoreAccessList } from "./access-list";
 import { deleteCreatedKey } from "./create-key";
 import { isCreatedState } from "./created-mode";
-import { noteDeploymentKey } from "./deployment-keys";
+import { keyName, noteDeploymentKey, rememberAdopted } from "./deployment-keys";
 import { describeKey, keyInState, patch, withContext } from "./key-calls";
 import { managedFor, upgradeKeyState } from "./state";
 import type { OrgApiKeyProviderOutputs } from "./types";
@@ -24,6 +25,10 @@ export async function remove(id: string, olds: OrgApiKeyProviderOutputs): Promis
   const state = upgradeKeyState(olds);
   await whenConfigured();
   noteDeploymentKey(state.server, id);
+  rememberAdopted(state);
+  // A replacement created in this process manages the key now: undoing it here would leave the server
+  // unlike what it declares (a restore), or take its key away (a delete).
+  if (managedHere(keyName(state.server, id))) return;
   if (isCreatedState(state)) return deleteCreatedKey(state);
   if (!state.restoreOnDelete) return;
   try {

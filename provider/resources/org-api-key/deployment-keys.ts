@@ -4,11 +4,27 @@
  * made, and the creates of keys alike (the same server, organization, desc and roles) under way, which
  * could have made any key alike that the listing shows.
  */
+import { managedName, rememberOriginal } from "../shared/replacement";
 import { identityOf } from "../shared/server-input";
 import { keysInDeployment } from "../shared/server-memory";
+import { isCreatedState } from "./created-mode";
 import { roleSet } from "./org-api-key-inputs";
+import type { KeyState } from "./state";
 
-const keyName = (server: string | undefined, id: string) => `${identityOf(server) ?? ""} key ${id}`;
+/** The key as this deployment's memory names it on its server (../shared/replacement.ts). */
+export const keyName = (server: string | undefined, id: string) => managedName(server, `key ${id}`);
+
+/**
+ * Note what an adopted key's state recorded as the key's before the program managed it (`adopted`):
+ * a replacement adopting the same key in this process carries it.
+ */
+export function rememberAdopted(state: KeyState): void {
+  if (isCreatedState(state) || state.apiKeyId === "") return;
+  const { adopted } = state;
+  // State that recorded nothing to put back (written before `adopted` was) carries nothing.
+  if (adopted.desc === "" && adopted.roles.length === 0 && adopted.accessList === undefined) return;
+  rememberOriginal(keyName(state.server, state.apiKeyId), adopted);
+}
 
 /** Note that a resource of this deployment created, adopted, read, updated or deleted key `id`. */
 export function noteDeploymentKey(server: string | undefined, id: string): void {

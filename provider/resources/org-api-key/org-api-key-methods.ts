@@ -6,6 +6,7 @@ import { isApiKeyGone } from "../../api/api-key-gone";
 import type { ApiKeySelector } from "../../api/api-keys";
 import { idRule } from "../../api/ids";
 import type { ApiKey, OrgRole } from "../../api/schemas";
+import { carriedOriginal, noteManagedHere } from "../shared/replacement";
 import { ResourceError } from "../shared/resource-error";
 import { currentClient, whenConfigured } from "../shared/runtime";
 import { checkResource, serverChanged, serverField, serverRenamed } from "../shared/server-input";
@@ -14,7 +15,7 @@ import { isUnknown } from "../shared/validate";
 import { accessListAfterUpdate, manageAccessList, readAccessList } from "./access-list";
 import { createKey, giveAccessList } from "./create-key";
 import { afterRead, afterUpdate, createdReplaces, createdUpdates, declaresCreated } from "./created-mode";
-import { noteDeploymentKey } from "./deployment-keys";
+import { keyName, noteDeploymentKey, rememberAdopted } from "./deployment-keys";
 import { describeKey, keyInState, patch, withContext } from "./key-calls";
 import { changeFor, checkKeyInputs, declaredChange, roleSet, sameSet } from "./org-api-key-inputs";
 import { findKey } from "./org-key-cache";
@@ -91,6 +92,7 @@ export async function diff(_id: string, olds: OrgApiKeyProviderOutputs, news: Or
   // Whether another name reaches the same server is read from the stack config.
   await whenConfigured();
   const state = upgradeKeyState(olds);
+  rememberAdopted(state);
   const replaces: string[] = [];
   const changed = (value: unknown, old: unknown) => isUnknown(value) || value !== old;
   if (serverChanged(news, state)) replaces.push("server");
@@ -145,12 +147,16 @@ export async function create(inputs: OrgApiKeyProviderInputs) {
       );
     }
     noteDeploymentKey(inputs.server, key.id);
-    const adopted = { desc: key.desc ?? "", roles: orgRolesOf(key) };
-    const change = changeFor(inputs, adopted);
+    noteManagedHere(keyName(inputs.server, key.id));
+    const current = { desc: key.desc ?? "", roles: orgRolesOf(key) };
+    // A replaced resource of this key, seen in this process, recorded what the key had before.
+    const carried = carriedOriginal<OrgApiKeyProviderOutputs["adopted"]>(keyName(inputs.server, key.id));
+    const adopted = carried === undefined ? current : { desc: carried.desc, roles: carried.roles };
+    const change = changeFor(inputs, current);
     if (change !== undefined) key = await patch(inputs.server, inputs.orgId, key, change);
     if (inputs.accessList === undefined) return { id: key.id, outs: outputsFor(inputs, key, adopted) };
     const list = await manageAccessList(client, inputs.orgId, key.id, inputs.accessList);
-    const outs = outputsFor(inputs, key, { ...adopted, accessList: list.before });
+    const outs = outputsFor(inputs, key, { ...adopted, accessList: carried?.accessList ?? list.before });
     return { id: key.id, outs: { ...outs, ...list.outputs } };
   } catch (error) {
     throw withContext(error, describeKey(inputs.orgId, selector, inputs.server));
@@ -166,6 +172,7 @@ export async function update(id: string, olds: OrgApiKeyProviderOutputs, news: O
   const state = upgradeKeyState(olds);
   await whenConfigured();
   noteDeploymentKey(state.server, id);
+  rememberAdopted(state);
   try {
     let key = keyInState(state);
     if (changeFor(news, { desc: state.desc, roles: state.roles }) !== undefined) {
@@ -202,6 +209,7 @@ export async function read(id: string, olds: Partial<OrgApiKeyProviderOutputs> =
     const key = await findKey(currentClient(state.server), orgId, { id });
     if (key === undefined) return { id: "", props: {} };
     noteDeploymentKey(state.server, key.id);
+    rememberAdopted(state);
     const managed = managedFor(state);
     const inputs: OrgApiKeyProviderInputs = { orgId, ...serverField(state) };
     if (managed.by === "publicKey") inputs.publicKey = key.publicKey;

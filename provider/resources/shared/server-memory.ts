@@ -76,9 +76,20 @@ export function keysInDeployment(): Set<string> {
   return keys;
 }
 
+let originals = new Map<string, unknown>();
+
+/**
+ * What existed before the program first managed each thing whose state this process has seen, by the
+ * same names as {@link createdInDeployment}: a replacement created here carries it (./replacement.ts).
+ */
+export function originalsInDeployment(): Map<string, unknown> {
+  return originals;
+}
+
 /** For tests: forget everything learned of every server. */
 export function resetServerMemoryForTests(): void {
   memories = new WeakMap();
   created = new Set();
   keys = new Set();
+  originals = new Map();
 }
