@@ -160,4 +160,35 @@ describe("an ApiKeyProjectAssignment replaced by one of the same key in the same
     expect(calls()).toEqual([`PATCH /groups/${group}/apiKeys/${key.id} 200`]);
     expect(rolesIn(group, key.id)).toEqual(["GROUP_READ_ONLY"]);
   });
+
+  it("pulumi up --replace in the order the resource registers with restoreOnDelete (delete first): the old restore, then the replacement records the original, which destroy puts back", async () => {
+    const group = "5f00000000000000000b0002";
+    sim.state.addGroup(group);
+    const key = sim.state.addApiKey({
+      roles: [
+        { orgId: sim.orgId, roleName: "ORG_MEMBER" },
+        { groupId: group, roleName: "GROUP_READ_ONLY" },
+      ],
+    });
+    const declared = withAssignment({
+      apiKeyId: key.id,
+      groupId: group,
+      roles: ["GROUP_OWNER"],
+      restoreOnDelete: true,
+    });
+    const assignmentUrn = urn(ASSIGNMENT_TYPE, "replaced-first");
+    const old = await created(await newHost(), assignmentUrn, declared);
+    const up = await newHost();
+    sim.resetRequests();
+    await up.delete(old.id, assignmentUrn, old.state);
+    const next = await created(up, assignmentUrn, declared);
+    expect(calls()).toEqual([
+      `PATCH /groups/${group}/apiKeys/${key.id} 200`,
+      `PATCH /groups/${group}/apiKeys/${key.id} 200`,
+    ]);
+    expect(next.state.previous).toEqual({ recorded: true, roles: ["GROUP_READ_ONLY"] });
+    expect(rolesIn(group, key.id)).toEqual(["GROUP_OWNER"]);
+    await (await newHost()).delete(next.id, assignmentUrn, next.state);
+    expect(rolesIn(group, key.id)).toEqual(["GROUP_READ_ONLY"]);
+  });
 });
