@@ -17,7 +17,14 @@ import {
 } from "../shared/replacement";
 import { ResourceError } from "../shared/resource-error";
 import { currentClient, whenConfigured } from "../shared/runtime";
-import { checkResource, clientIn, onServer, serverChanged, serverField } from "../shared/server-input";
+import {
+  checkResource,
+  clientIn,
+  onServer,
+  serverChanged,
+  serverDiff,
+  serverField,
+} from "../shared/server-input";
 import { isUnknown } from "../shared/validate";
 import { checkAssignmentInputs, roleSet, sameRoles } from "./api-key-project-assignment-inputs";
 import { findAssignment, rememberAssignment } from "./project-key-cache";
@@ -90,15 +97,15 @@ export async function diff(
   rememberPrevious(state);
   const changed = (value: unknown, old: unknown) => isUnknown(value) || value !== old;
   const replaces: string[] = [];
-  if (serverChanged(news, state)) replaces.push("server");
+  const server = serverDiff(news, state);
+  if (server.replace) replaces.push("server");
   if (changed(news.groupId, state.groupId)) replaces.push("groupId");
   if (changed(news.apiKeyId, state.apiKeyId)) replaces.push("apiKeyId");
   const rolesDiffer = isUnknown(news.roles) || !sameRoles(news.roles ?? [], state.roles);
   const restoreDiffers =
     isUnknown(news.restoreOnDelete) || (news.restoreOnDelete ?? false) !== state.restoreOnDelete;
   return {
-    // Another name for the same server is recorded in place.
-    changes: replaces.length > 0 || rolesDiffer || restoreDiffers || news.server !== state.server,
+    changes: replaces.length > 0 || rolesDiffer || restoreDiffers || server.rename,
     replaces,
     deleteBeforeReplace: false,
   };

@@ -9,7 +9,7 @@ import type { ApiKey, OrgRole } from "../../api/schemas";
 import { carriedOriginal, noteManagedHere } from "../shared/replacement";
 import { ResourceError } from "../shared/resource-error";
 import { currentClient, whenConfigured } from "../shared/runtime";
-import { checkResource, serverChanged, serverField, serverRenamed } from "../shared/server-input";
+import { checkResource, serverDiff, serverField } from "../shared/server-input";
 import { settingKey } from "../shared/servers";
 import { isUnknown } from "../shared/validate";
 import { accessListAfterUpdate, manageAccessList, readAccessList } from "./access-list";
@@ -95,7 +95,8 @@ export async function diff(_id: string, olds: OrgApiKeyProviderOutputs, news: Or
   rememberAdopted(state);
   const replaces: string[] = [];
   const changed = (value: unknown, old: unknown) => isUnknown(value) || value !== old;
-  if (serverChanged(news, state)) replaces.push("server");
+  const server = serverDiff(news, state);
+  if (server.replace) replaces.push("server");
   if (changed(news.orgId, state.orgId)) replaces.push("orgId");
   if (news.apiKeyId !== undefined && changed(news.apiKeyId, state.apiKeyId)) replaces.push("apiKeyId");
   if (news.publicKey !== undefined && changed(news.publicKey, state.publicKey)) replaces.push("publicKey");
@@ -108,7 +109,7 @@ export async function diff(_id: string, olds: OrgApiKeyProviderOutputs, news: Or
   if (news.desc === undefined ? was.desc : !was.desc || descDiffers) updates.push("desc");
   if (news.roles === undefined ? was.roles : !was.roles || rolesDiffer) updates.push("roles");
   if ((news.restoreOnDelete ?? false) !== state.restoreOnDelete) updates.push("restoreOnDelete");
-  if (serverRenamed(news, state)) updates.push("server");
+  if (server.rename) updates.push("server");
   replaces.push(...createdReplaces(state, news).filter((p) => !replaces.includes(p)));
   updates.push(...createdUpdates(state, news));
   const listDiffers =
