@@ -8,9 +8,9 @@ import {
   createLogCollectionJob,
   deleteLogCollectionJob,
   extendLogCollectionJob,
-  wasNotSent,
 } from "../../api/log-collection-jobs";
 import { MalformedCreateAnswerError } from "../../api/malformed-create-answer-error";
+import { wasNotSent } from "../../api/operation";
 import { isProjectGone } from "../../api/project-gone";
 import type { LogCollectionJobRecord } from "../../api/schemas";
 import { sameInstant } from "../../api/timestamps";
