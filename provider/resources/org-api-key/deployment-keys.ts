@@ -6,7 +6,7 @@
  */
 import { managedName, rememberOriginal } from "../shared/replacement";
 import { identityOf } from "../shared/server-input";
-import { keysInDeployment } from "../shared/server-memory";
+import { createsInDeployment, keysInDeployment } from "../shared/server-memory";
 import { isCreatedState } from "./created-mode";
 import { roleSet } from "./org-api-key-inputs";
 import type { KeyState } from "./state";
@@ -57,10 +57,6 @@ export interface TrackedCreate {
   uncertainOthers(failedAt: number): Promise<KeyCreate[]>;
 }
 
-// The POSTs of this process by what they make (server, organization, desc, roles). Kept for the life of
-// the process, which is one deployment: a create whose answer was lost may have made its key any time.
-const creates = new Map<string, KeyCreate[]>();
-
 const signature = (server: string | undefined, orgId: string, desc: string, roles: readonly string[]) =>
   `${identityOf(server) ?? ""} ${orgId} ${JSON.stringify(desc)} ${roleSet(roles).join(",")}`;
 
@@ -69,6 +65,7 @@ export function trackCreate(
   server: string | undefined,
   attempt: { orgId: string; desc: string; roles: readonly string[]; sentAt: number },
 ): TrackedCreate {
+  const creates = createsInDeployment<KeyCreate>();
   const key = signature(server, attempt.orgId, attempt.desc, attempt.roles);
   let finish = () => {};
   const create: KeyCreate = { sentAt: attempt.sentAt, done: new Promise<void>((r) => (finish = r)) };

@@ -76,6 +76,17 @@ export function keysInDeployment(): Set<string> {
   return keys;
 }
 
+let creates = new Map<string, unknown[]>();
+
+/**
+ * The creates of this deployment by what they make (an organization key's server, organization, desc
+ * and roles): kept for the life of the process, since a create whose answer was lost may make its key
+ * any time (see `org-api-key/deployment-keys.ts`).
+ */
+export function createsInDeployment<T>(): Map<string, T[]> {
+  return creates as Map<string, T[]>;
+}
+
 let originals = new Map<string, unknown>();
 
 /**
@@ -91,5 +102,6 @@ export function resetServerMemoryForTests(): void {
   memories = new WeakMap();
   created = new Set();
   keys = new Set();
+  creates = new Map();
   originals = new Map();
 }
