@@ -155,14 +155,43 @@ export async function addToAccessList(
   return { entries: page.results, complete: page.results.length === page.totalCount };
 }
 
-/** `DELETE …/accessList/{ENTRY}`, declared idempotent: removing an entry twice is removing it once. */
+/** How the server spells an entry in its listing: an address's `ipAddress`, else the `cidrBlock`. */
+export type ListedSpelling = Pick<AccessListEntry, "cidrBlock" | "ipAddress">;
+
+/** The spelling of `listed` that its path names: the address for an address entry, else the block. */
+export function spellingOf(listed: ListedSpelling): string {
+  return listed.ipAddress ?? listed.cidrBlock;
+}
+
+/**
+ * The path segment of an entry as the server's listing spells it (`2001:0db8::1`, `10.0.0.0/24`): a
+ * server that keeps the spelling it was given finds the entry only by it. Its `/` is written `%2F`; any
+ * character an address or block has no use for is refused.
+ */
+export function listedEntrySegment(listed: ListedSpelling): string {
+  const spelling = spellingOf(listed);
+  if (!/^[0-9A-Fa-f.:]+(\/\d{1,3})?$/.test(spelling)) {
+    throw new InputError(
+      "entry",
+      "must be an access-list entry as the server lists it",
+      quoteValue(spelling),
+    );
+  }
+  return spelling.replace("/", "%2F");
+}
+
+/**
+ * `DELETE …/accessList/{ENTRY}`, declared idempotent: removing an entry twice is removing it once. The
+ * entry is named as the server's listing spells it when given so, else in canonical spelling.
+ */
 export async function removeFromAccessList(
   transport: Transport,
   orgId: string,
   apiKeyId: string,
-  entry: string,
+  entry: string | ListedSpelling,
 ): Promise<void> {
-  const path = `${listPath(orgId, apiKeyId)}/${entrySegment(entry)}`;
+  const segment = typeof entry === "string" ? entrySegment(entry) : listedEntrySegment(entry);
+  const path = `${listPath(orgId, apiKeyId)}/${segment}`;
   await requestAs(transport, { method: "DELETE", path, idempotent: true }, orgId, apiKeyId);
 }
 

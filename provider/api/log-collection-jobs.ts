@@ -1,11 +1,4 @@
-import {
-  ApiError,
-  NetworkError,
-  type RequestError,
-  ResponseShapeError,
-  ResponseTooLargeError,
-  TimeoutError,
-} from "../client/errors";
+import { type RequestError, ResponseShapeError } from "../client/errors";
 import type { JsonResponse } from "../client/types";
 import { explainAuthorization } from "./authorization-error";
 import { type DatabaseLogMemory, logTypeKey, sendNamingDatabaseLog } from "./database-log";
@@ -15,6 +8,7 @@ import { explainJobError } from "./log-collection-job-answers";
 import { jobsPath } from "./log-collection-job-listing";
 import { MalformedCreateAnswerError } from "./malformed-create-answer-error";
 import { explainNotFound } from "./not-found";
+import { mayHaveActed } from "./operation";
 import { issuePath, parseResponse } from "./parse";
 import { sendRequest } from "./request";
 import {
@@ -144,26 +138,5 @@ export async function deleteLogCollectionJob(
   const path = jobPath(groupId, jobId);
   await sendRequest(transport, { method: "DELETE", path }, (error) =>
     explainJobError(error, "deleteLogCollectionJob", { groupId, jobId }),
-  );
-}
-
-/**
- * Whether a failed POST may have been acted on by the server: a 5xx other than 503, a timeout or a
- * connection broken after it was sent, or a 2xx whose body could not be read.
- */
-export function mayHaveActed(error: unknown): error is RequestError {
-  if (error instanceof ApiError) return error.requestSent && error.status >= 500 && error.status !== 503;
-  if (error instanceof NetworkError || error instanceof TimeoutError) return error.requestSent;
-  if (error instanceof ResponseShapeError || error instanceof ResponseTooLargeError) {
-    return error.status >= 200 && error.status < 300;
-  }
-  return false;
-}
-
-/** Whether a failed request never reached the server: no connection, or only its challenge GET failed. */
-export function wasNotSent(error: unknown): boolean {
-  return (
-    (error instanceof ApiError || error instanceof NetworkError || error instanceof TimeoutError) &&
-    !error.requestSent
   );
 }

@@ -1,3 +1,11 @@
+import {
+  ApiError,
+  NetworkError,
+  type RequestError,
+  ResponseShapeError,
+  ResponseTooLargeError,
+  TimeoutError,
+} from "../client/errors";
 import type { RequestOptions } from "../client/types";
 import { explainAuthorization, type Operation } from "./authorization-error";
 import { explainNotFound, type PathIds } from "./not-found";
@@ -16,5 +24,26 @@ export function sendOperation(
 ) {
   return sendRequest(transport, options, (error) =>
     explainAuthorization(explainNotFound(error, ids), operation),
+  );
+}
+
+/**
+ * Whether a failed POST may have been acted on by the server: a 5xx other than 503, a timeout or a
+ * connection broken after it was sent, or a 2xx whose body could not be read.
+ */
+export function mayHaveActed(error: unknown): error is RequestError {
+  if (error instanceof ApiError) return error.requestSent && error.status >= 500 && error.status !== 503;
+  if (error instanceof NetworkError || error instanceof TimeoutError) return error.requestSent;
+  if (error instanceof ResponseShapeError || error instanceof ResponseTooLargeError) {
+    return error.status >= 200 && error.status < 300;
+  }
+  return false;
+}
+
+/** Whether a failed request never reached the server: no connection, or only its challenge GET failed. */
+export function wasNotSent(error: unknown): boolean {
+  return (
+    (error instanceof ApiError || error instanceof NetworkError || error instanceof TimeoutError) &&
+    !error.requestSent
   );
 }

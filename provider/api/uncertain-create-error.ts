@@ -1,4 +1,4 @@
-import { ApiError, RequestError } from "../client/errors";
+import { ApiError, RequestError, ResponseShapeError, ResponseTooLargeError } from "../client/errors";
 
 /**
  * A create whose outcome is not known: the server may have acted on the POST (a 5xx, a timeout, a
@@ -20,5 +20,19 @@ export class UncertainCreateError extends RequestError {
     );
     this.name = "UncertainCreateError";
     this.check = check;
+  }
+
+  /**
+   * Whether the server answered the POST (a status was read: a 5xx, or a 2xx whose body could not be
+   * read): it has done with it, so whatever it made is there from then on. Without an answer (a timeout,
+   * a connection cut) it may still act on it later.
+   */
+  get answered(): boolean {
+    const cause = this.cause;
+    return (
+      cause instanceof ApiError ||
+      cause instanceof ResponseShapeError ||
+      cause instanceof ResponseTooLargeError
+    );
   }
 }

@@ -6,15 +6,14 @@
  * table refuses), a block removed at its `%2F` path, and the error table's answers told with their
  * codes and what to do.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   addToAccessList,
   isAccessListEntryGone,
   listAccessList,
   removeFromAccessList,
 } from "../../provider/api/access-list";
-import { apiRoot } from "../../provider/api/api-root";
-import { HttpClient } from "../../provider/client";
+import type { HttpClient } from "../../provider/client";
 import { ApiError } from "../../provider/client/errors";
 import {
   accessListAccessDenied,
@@ -28,24 +27,16 @@ import {
   goAccessListPage,
   LIFE_PATHS,
 } from "./bodies/api-key-life";
-import { startVerbatimServer, type VerbatimServer } from "./support/verbatim-server";
+import type { VerbatimServer } from "./support/verbatim-server";
+import { verbatimSuite } from "./support/verbatim-suite";
 
 let server: VerbatimServer;
 let client: HttpClient;
 
-beforeAll(async () => {
-  server = await startVerbatimServer();
-  client = new HttpClient({
-    baseUrl: apiRoot(server.origin),
-    username: server.publicKey,
-    password: server.privateKey,
-  });
+verbatimSuite((started, clientOf) => {
+  server = started;
+  client = clientOf();
 });
-afterAll(async () => {
-  await client?.close();
-  await server?.close();
-});
-beforeEach(() => server.reset());
 
 const ORG = GO_LIFE_ORG_ID;
 const KEY = GO_ACCESS_LIST_KEY_ID;

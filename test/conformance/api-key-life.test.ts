@@ -6,9 +6,8 @@
  * in this file (the documented shapes, not the provider's), plus one check that the simulator's
  * deployed profile answers in the same shapes and with the same error bodies.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { apiRoot } from "../../provider/api/api-root";
 import { HttpClient } from "../../provider/client";
 import { ApiError } from "../../provider/client/errors";
 import { startSimulator } from "../../simulator";
@@ -33,24 +32,16 @@ import {
   LIFE_PATHS,
 } from "./bodies/api-key-life";
 import type { PublishedAnswer } from "./bodies/types";
-import { startVerbatimServer, type VerbatimServer } from "./support/verbatim-server";
+import type { VerbatimServer } from "./support/verbatim-server";
+import { verbatimSuite } from "./support/verbatim-suite";
 
 let server: VerbatimServer;
 let client: HttpClient;
 
-beforeAll(async () => {
-  server = await startVerbatimServer();
-  client = new HttpClient({
-    baseUrl: apiRoot(server.origin),
-    username: server.publicKey,
-    password: server.privateKey,
-  });
+verbatimSuite((started, clientOf) => {
+  server = started;
+  client = clientOf();
 });
-afterAll(async () => {
-  await client?.close();
-  await server?.close();
-});
-beforeEach(() => server.reset());
 
 // The documented shapes (NOTES.md, "Organization API keys beyond the spec"): the test's own schemas.
 const link = z.strictObject({ href: z.string().min(1), rel: z.string().min(1) });

@@ -5,7 +5,7 @@
  * authorization failure, and API_KEY_NOT_FOUND (400 or 404) a key that is gone, through the API layer
  * and Pulumi's real dynamic-provider host.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isApiKeyGone } from "../../provider/api/api-key-gone";
 import { patchOrgApiKey } from "../../provider/api/api-keys";
 import { apiRoot } from "../../provider/api/api-root";
@@ -47,7 +47,8 @@ import {
 import { goCreateAnswer } from "./bodies/log-collection-jobs";
 import { DOCS_KEY_ID, DOCS_ORG_ID, docsListPage } from "./bodies/org-api-keys";
 import type { PublishedAnswer } from "./bodies/types";
-import { startVerbatimServer, type VerbatimServer } from "./support/verbatim-server";
+import type { VerbatimServer } from "./support/verbatim-server";
+import { verbatimSuite } from "./support/verbatim-suite";
 
 let server: VerbatimServer;
 /** The default retry policy, as the provider builds its client. */
@@ -55,21 +56,11 @@ let client: HttpClient;
 /** One attempt per request: what a message says, without waiting out retries. */
 let once: HttpClient;
 
-beforeAll(async () => {
-  server = await startVerbatimServer();
-  const options = {
-    baseUrl: apiRoot(server.origin),
-    username: server.publicKey,
-    password: server.privateKey,
-  };
-  client = new HttpClient(options);
-  once = new HttpClient({ ...options, retry: { maxAttempts: 1 } });
+verbatimSuite((started, clientOf) => {
+  server = started;
+  client = clientOf();
+  once = clientOf({ retry: { maxAttempts: 1 } });
 });
-afterAll(async () => {
-  await Promise.all([client?.close(), once?.close()]);
-  await server?.close();
-});
-beforeEach(() => server.reset());
 
 const keysPath = `/orgs/${DOCS_ORG_ID}/apiKeys`;
 const keyPath = `${keysPath}/${DOCS_KEY_ID}`;
@@ -412,7 +403,13 @@ describe("API_KEY_NOT_FOUND, 400 as the error table has it or 404: the key is go
 
     it(`${answer.status}, through the host, lets a restoreOnDelete destroy succeed: nothing left to restore`, async () => {
       server.serve("PATCH", keyPath, answer);
-      await host.delete(DOCS_KEY_ID, keyUrn, state);
+      // `pulumi destroy`: a process of its own.
+      const destroy = await fixture.newHost({
+        "opsmanager:baseUrl": server.origin,
+        "opsmanager:publicKey": server.publicKey,
+        "opsmanager:privateKey": server.privateKey,
+      });
+      await destroy.delete(DOCS_KEY_ID, keyUrn, state);
       // The restore was tried once, and its answer taken as the key being gone.
       expect(patches()).toEqual([
         [keyPath, answer.status, { desc: "Test Docs Service User", roles: ["ORG_MEMBER"] }],

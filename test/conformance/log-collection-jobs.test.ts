@@ -5,34 +5,25 @@
  * zod schema written in this file: those tests are fixture self-checks (they test the fixtures, not the
  * provider, which does not read a single job's record).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { apiRoot } from "../../provider/api/api-root";
 import { readListingByPage } from "../../provider/api/listing-pages";
 import { logCollectionJobListing } from "../../provider/api/log-collection-job-listing";
 import { createLogCollectionJob } from "../../provider/api/log-collection-jobs";
-import { HttpClient } from "../../provider/client";
+import type { HttpClient } from "../../provider/client";
 import { JOB_TYPE, urn } from "../support/host";
 import { type ProviderFixture, providerFixture } from "../support/provider-fixture";
 import { GO_GROUP_ID, goCreateAnswer, goJobListPage, goJobRecord } from "./bodies/log-collection-jobs";
-import { startVerbatimServer, type VerbatimServer } from "./support/verbatim-server";
+import type { VerbatimServer } from "./support/verbatim-server";
+import { verbatimSuite } from "./support/verbatim-suite";
 
 let server: VerbatimServer;
 let client: HttpClient;
 
-beforeAll(async () => {
-  server = await startVerbatimServer();
-  client = new HttpClient({
-    baseUrl: apiRoot(server.origin),
-    username: server.publicKey,
-    password: server.privateKey,
-  });
+verbatimSuite((started, clientOf) => {
+  server = started;
+  client = clientOf();
 });
-afterAll(async () => {
-  await client?.close();
-  await server?.close();
-});
-beforeEach(() => server.reset());
 
 const jobsPath = `/groups/${GO_GROUP_ID}/logCollectionJobs`;
 

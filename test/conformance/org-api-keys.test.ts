@@ -2,10 +2,9 @@
  * Organization API keys as the public record shows them, read by our API layer over real HTTP with
  * digest authentication, and adopted through Pulumi's real dynamic-provider host.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { patchOrgApiKey } from "../../provider/api/api-keys";
-import { apiRoot } from "../../provider/api/api-root";
-import { HttpClient } from "../../provider/client";
+import type { HttpClient } from "../../provider/client";
 import { type Host, KEY_TYPE, urn } from "../support/host";
 import { allOrgKeys, orgKeysPage } from "../support/listing";
 import { checkThenCreate, type ProviderFixture, providerFixture } from "../support/provider-fixture";
@@ -21,24 +20,16 @@ import {
   goPageTwoOfThree,
   goPatchAnswer,
 } from "./bodies/org-api-keys";
-import { startVerbatimServer, type VerbatimServer } from "./support/verbatim-server";
+import type { VerbatimServer } from "./support/verbatim-server";
+import { verbatimSuite } from "./support/verbatim-suite";
 
 let server: VerbatimServer;
 let client: HttpClient;
 
-beforeAll(async () => {
-  server = await startVerbatimServer();
-  client = new HttpClient({
-    baseUrl: apiRoot(server.origin),
-    username: server.publicKey,
-    password: server.privateKey,
-  });
+verbatimSuite((started, clientOf) => {
+  server = started;
+  client = clientOf();
 });
-afterAll(async () => {
-  await client?.close();
-  await server?.close();
-});
-beforeEach(() => server.reset());
 
 /** The Go client's two listed keys, as its test expects them decoded. */
 const goKeys = [

@@ -4,15 +4,14 @@
  * API layer (api/project-api-keys.ts): the project's key page with its project and organization roles
  * apart, and the assign and unassign answers, whose bodies (none, or a 204) are never read.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { apiRoot } from "../../provider/api/api-root";
+import { describe, expect, it } from "vitest";
 import { readListingPage, readWholeListing } from "../../provider/api/listing-pages";
 import {
   assignProjectApiKey,
   projectApiKeyListing,
   unassignProjectApiKey,
 } from "../../provider/api/project-api-keys";
-import { HttpClient } from "../../provider/client";
+import type { HttpClient } from "../../provider/client";
 import {
   assignNoContent,
   GO_LIFE_GROUP_ID,
@@ -22,24 +21,16 @@ import {
   goUnassignAnswer,
   LIFE_PATHS,
 } from "./bodies/api-key-life";
-import { startVerbatimServer, type VerbatimServer } from "./support/verbatim-server";
+import type { VerbatimServer } from "./support/verbatim-server";
+import { verbatimSuite } from "./support/verbatim-suite";
 
 let server: VerbatimServer;
 let client: HttpClient;
 
-beforeAll(async () => {
-  server = await startVerbatimServer();
-  client = new HttpClient({
-    baseUrl: apiRoot(server.origin),
-    username: server.publicKey,
-    password: server.privateKey,
-  });
+verbatimSuite((started, clientOf) => {
+  server = started;
+  client = clientOf();
 });
-afterAll(async () => {
-  await client?.close();
-  await server?.close();
-});
-beforeEach(() => server.reset());
 
 const seen = () => server.authenticated().map((r) => [r.method, r.path, r.body, r.status]);
 

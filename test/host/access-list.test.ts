@@ -326,7 +326,8 @@ describe("restoreOnDelete of an adopted key", () => {
     });
     expect(serverList(k.id)).toEqual(["10.50.0.0/16", "203.0.113.50"]);
     sim.resetRequests();
-    await host.delete(k.id, urn(KEY_TYPE, "restore"), fixture.withKey(state));
+    // `pulumi destroy`: a process of its own.
+    await (await fixture.newHost(config())).delete(k.id, urn(KEY_TYPE, "restore"), fixture.withKey(state));
     expect(sent()).toEqual([
       { call: `POST ${listPath(k.id)}`, body: [{ ipAddress: "198.51.100.50" }] },
       { call: `DELETE ${listPath(k.id)}/203.0.113.50`, body: undefined },

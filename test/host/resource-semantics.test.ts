@@ -15,6 +15,14 @@ let sim: Simulator;
 let fixture: ProviderFixture;
 let host: Host;
 
+/** `pulumi destroy`: a process of its own, which created nothing. */
+const destroyer = () =>
+  fixture.newHost({
+    "opsmanager:baseUrl": sim.url,
+    "opsmanager:publicKey": sim.publicKey,
+    "opsmanager:privateKey": PRIVATE_KEY,
+  });
+
 beforeAll(async () => {
   sim = await startSimulator({ seed: { keys: 10, privateKey: PRIVATE_KEY } });
   fixture = await providerFixture();
@@ -100,7 +108,7 @@ describe("an OrgApiKey field the program stops managing", () => {
     // Someone lowers the key's roles by hand; destroy must not put ORG_MEMBER back.
     sim.state.updateApiKey(k.id, { roles: [{ orgId: sim.orgId, roleName: "ORG_READ_ONLY" }] });
     sim.resetRequests();
-    await host.delete(k.id, keyUrn, fixture.withKey(step.state));
+    await (await destroyer()).delete(k.id, keyUrn, fixture.withKey(step.state));
     expect(sent()).toEqual([["PATCH", { desc: "before" }]]);
     expect(serverRoles(k.id)).toEqual(["ORG_READ_ONLY"]);
     expect(sim.state.apiKey(k.id)!.desc).toBe("before");
@@ -136,7 +144,7 @@ describe("an OrgApiKey field the program stops managing", () => {
     });
 
     sim.resetRequests();
-    await host.delete(k.id, keyUrn, fixture.withKey(again.state));
+    await (await destroyer()).delete(k.id, keyUrn, fixture.withKey(again.state));
     expect(sent()).toEqual([["PATCH", { desc: "before", roles: ["ORG_READ_ONLY"] }]]);
   });
 
@@ -183,7 +191,7 @@ describe("an OrgApiKey field the program stops managing", () => {
     // Changed by hand: destroy puts back no field the state does not say is managed.
     sim.state.updateApiKey(k.id, { desc: "by hand" });
     sim.resetRequests();
-    await host.delete(k.id, keyUrn, fixture.withKey(refreshed));
+    await (await destroyer()).delete(k.id, keyUrn, fixture.withKey(refreshed));
     expect(sent()).toEqual([]);
     expect(sim.state.apiKey(k.id)!.desc).toBe("by hand");
   });

@@ -236,6 +236,53 @@ describe("programs under setMocks", () => {
     });
   });
 
+  it("registers a resource with restoreOnDelete to be deleted before it is replaced, the program's own choice kept", async () => {
+    // `pulumi up --replace` is decided without the provider: deleting first lets the old resource's
+    // restore put the original back before the replacement records what it finds (issue 26).
+    const settings = req("@pulumi/pulumi/runtime/settings") as {
+      getMonitor(): { registerResource: (...args: unknown[]) => unknown };
+    };
+    const monitor = settings.getMonitor();
+    const order = new Map<string, boolean>();
+    const register = monitor.registerResource.bind(monitor);
+    monitor.registerResource = (request: unknown, ...rest: unknown[]) => {
+      const r = request as { getName(): string; getDeletebeforereplace(): boolean };
+      order.set(r.getName(), r.getDeletebeforereplace());
+      return register(request, ...rest);
+    };
+    const orgId = "5f0000000000000000000001";
+    const apiKeyId = "5f00000000000000000000aa";
+    const groupId = "5f0000000000000000000002";
+    try {
+      const made = [
+        new om.OrgApiKey("restoring", { orgId, apiKeyId, desc: "d", restoreOnDelete: true }),
+        new om.OrgApiKey("plain", { orgId, apiKeyId, desc: "d" }),
+        new om.OrgApiKey(
+          "own-order",
+          { orgId, apiKeyId, desc: "d", restoreOnDelete: true },
+          { deleteBeforeReplace: false },
+        ),
+        new om.ApiKeyProjectAssignment("restoring-assignment", {
+          apiKeyId,
+          groupId,
+          roles: ["GROUP_OWNER"],
+          restoreOnDelete: true,
+        }),
+        new om.ApiKeyProjectAssignment("plain-assignment", { apiKeyId, groupId, roles: ["GROUP_OWNER"] }),
+      ];
+      await Promise.all(made.map((r) => outputOf(r.urn)));
+    } finally {
+      monitor.registerResource = register;
+    }
+    expect(Object.fromEntries(order)).toEqual({
+      restoring: true,
+      plain: false,
+      "own-order": false,
+      "restoring-assignment": true,
+      "plain-assignment": false,
+    });
+  });
+
   it("the serialized provider requires the package by name and holds no credential", async () => {
     const texts = registered.map((r) => r.inputs.__provider as string);
     expect(texts.length).toBeGreaterThanOrEqual(2);

@@ -79,13 +79,15 @@ describe("candidatesOf", () => {
     const found = candidatesOf([early, tooEarly, late, tooLate], attempt, FAILED, new Set(), inSync);
     expect(found.keys).toEqual([early, late]);
     expect(found.window).toEqual({ from: SENT - CLOCK_SLACK_MS, to: FAILED + CLOCK_SLACK_MS });
+    // Outside the window, still alike: named when nothing is in it, never passed over in silence.
+    expect(found.outside).toEqual([tooEarly, tooLate]);
   });
 
   it("without a clock, names every alike key not seen before, and says there is no window", () => {
     const a = key(idAt(SENT - 60_000));
     const b = key("not-an-object-id");
     const found = candidatesOf([a, b], attempt, FAILED, new Set(), undefined);
-    expect(found).toEqual({ keys: [a, b] });
+    expect(found).toEqual({ keys: [a, b], outside: [] });
   });
 
   it("reads an ObjectId's seconds, and nothing from an id that is not one", () => {

@@ -134,7 +134,10 @@ describe("the private key in stack config, through the real host", () => {
     const read = await refresh.read(created.id, KEY_URN, updated.properties);
     recordOutputs("OrgApiKey read", read);
     expect(read.properties.privateKey).toBe(SERVER_REDACTED);
-    await host.delete(created.id, KEY_URN, withKey(updated.properties));
+    // `pulumi destroy`: a process of its own (this one adopted the key, so it would take a delete here
+    // for the old resource's, after its replacement).
+    const { host: destroy } = await newHost(stackConfig());
+    await destroy.delete(created.id, KEY_URN, withKey(updated.properties));
     // restoreOnDelete sent a PATCH back to the desc the key had.
     expect(sim.state.apiKey(created.id)?.desc).toBe(adminDesc);
 

@@ -8,19 +8,26 @@ import { assignProjectApiKey, unassignProjectApiKey } from "../../api/project-ap
 import { isProjectGone } from "../../api/project-gone";
 import type { GroupRole } from "../../api/types";
 import { inContext } from "../shared/in-context";
+import {
+  carriedOriginal,
+  managedHere,
+  managedName,
+  noteManagedHere,
+  rememberOriginal,
+} from "../shared/replacement";
 import { ResourceError } from "../shared/resource-error";
 import { currentClient, whenConfigured } from "../shared/runtime";
 import {
   checkResource,
   clientIn,
-  identityOf,
   onServer,
   serverChanged,
+  serverDiff,
   serverField,
 } from "../shared/server-input";
 import { isUnknown } from "../shared/validate";
 import { checkAssignmentInputs, roleSet, sameRoles } from "./api-key-project-assignment-inputs";
-import { findAssignment, noteCreated, rememberAssignment, wasCreatedHere } from "./project-key-cache";
+import { findAssignment, rememberAssignment } from "./project-key-cache";
 import { assignmentId, upgradeAssignmentState } from "./state";
 import type {
   ApiKeyProjectAssignmentProviderInputs,
@@ -30,6 +37,15 @@ import type {
 
 const where = (s: { apiKeyId: string; groupId: string; server?: string }) =>
   `ApiKeyProjectAssignment (API key ${s.apiKeyId} in project ${s.groupId}${onServer(s.server)})`;
+
+/** The assignment as the replacement rule (../shared/replacement.ts) names it. */
+const assignmentName = (s: { apiKeyId: string; groupId: string; server?: string }) =>
+  managedName(s.server, `assignment ${s.groupId}/${s.apiKeyId}`);
+
+/** The roles a state recorded as the key's before this program assigned it: a replacement carries them. */
+function rememberPrevious(state: ApiKeyProjectAssignmentProviderOutputs): void {
+  if (state.previous.recorded) rememberOriginal(assignmentName(state), state.previous.roles);
+}
 
 function outputsOf(
   inputs: ApiKeyProjectAssignmentProviderInputs,
@@ -78,17 +94,18 @@ export async function diff(
   // Whether another name reaches the same server is read from the stack config.
   await whenConfigured();
   const state = upgradeAssignmentState(olds, id);
+  rememberPrevious(state);
   const changed = (value: unknown, old: unknown) => isUnknown(value) || value !== old;
   const replaces: string[] = [];
-  if (serverChanged(news, state)) replaces.push("server");
+  const server = serverDiff(news, state);
+  if (server.replace) replaces.push("server");
   if (changed(news.groupId, state.groupId)) replaces.push("groupId");
   if (changed(news.apiKeyId, state.apiKeyId)) replaces.push("apiKeyId");
   const rolesDiffer = isUnknown(news.roles) || !sameRoles(news.roles ?? [], state.roles);
   const restoreDiffers =
     isUnknown(news.restoreOnDelete) || (news.restoreOnDelete ?? false) !== state.restoreOnDelete;
   return {
-    // Another name for the same server is recorded in place.
-    changes: replaces.length > 0 || rolesDiffer || restoreDiffers || news.server !== state.server,
+    changes: replaces.length > 0 || rolesDiffer || restoreDiffers || server.rename,
     replaces,
     deleteBeforeReplace: false,
   };
@@ -104,11 +121,14 @@ export async function create(inputs: ApiKeyProjectAssignmentProviderInputs) {
   let previous: PreviousAssignment = { recorded: false, roles: [] };
   try {
     if (inputs.restoreOnDelete === true) {
-      const before = await findAssignment(currentClient(inputs.server), inputs.groupId, inputs.apiKeyId);
+      // An older resource of this assignment, seen in this process, recorded what was there before.
+      const before =
+        carriedOriginal<string[]>(assignmentName(inputs)) ??
+        (await findAssignment(currentClient(inputs.server), inputs.groupId, inputs.apiKeyId));
       previous = { recorded: true, roles: before ?? [] };
     }
     await setRoles(inputs.server, inputs.groupId, inputs.apiKeyId, inputs.roles);
-    noteCreated(identityOf(inputs.server) ?? "", inputs.groupId, inputs.apiKeyId);
+    noteManagedHere(assignmentName(inputs));
   } catch (error) {
     const advice = isApiKeyGone(error)
       ? " The key must be an API key of the project's organization: check apiKeyId (a key created in the same program is passed as key.apiKeyId)."
@@ -128,6 +148,7 @@ export async function create(inputs: ApiKeyProjectAssignmentProviderInputs) {
 export async function read(id: string, olds: Partial<ApiKeyProjectAssignmentProviderOutputs> = {}) {
   await whenConfigured();
   const state = upgradeAssignmentState(olds, id);
+  rememberPrevious(state);
   if (hex24Rule(state.groupId) !== undefined || hex24Rule(state.apiKeyId) !== undefined) {
     throw new ResourceError(
       `ApiKeyProjectAssignment ${id}: reading an assignment needs its groupId and apiKeyId (24 hexadecimal digits each), in the state or as the id {groupId}/{apiKeyId}.`,
@@ -164,6 +185,7 @@ export async function update(
 ) {
   await whenConfigured();
   const state = upgradeAssignmentState(olds, id);
+  rememberPrevious(state);
   if (news.groupId !== state.groupId || news.apiKeyId !== state.apiKeyId || serverChanged(news, state)) {
     throw new ResourceError(
       `${where(state)} cannot move to another key, project or server in place; it must be replaced.`,
@@ -196,8 +218,9 @@ export async function remove(
 ): Promise<void> {
   await whenConfigured();
   const state = upgradeAssignmentState(olds, id);
+  rememberPrevious(state);
   const client = clientIn(`deleting ${where(state)}`, state.server);
-  if (wasCreatedHere(identityOf(state.server) ?? "", state.groupId, state.apiKeyId)) return;
+  if (managedHere(assignmentName(state))) return;
   const restore = state.restoreOnDelete && state.previous.recorded && state.previous.roles.length > 0;
   try {
     if (restore) {

@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { GroupRole } from "../../api/types";
 import { apiKeyProjectAssignmentProvider } from "../shared/providers";
+import { restoringFirst } from "../shared/replace-order";
 import type { PreviousAssignment } from "./types";
 
 /** Inputs of {@link ApiKeyProjectAssignment}. */
@@ -60,7 +61,7 @@ export class ApiKeyProjectAssignment extends pulumi.dynamic.Resource {
       apiKeyProjectAssignmentProvider,
       name,
       { restoreOnDelete: undefined, server: undefined, ...args, previous: undefined },
-      opts,
+      restoringFirst(args.restoreOnDelete, opts),
       "opsmanager",
       "ApiKeyProjectAssignment",
     );

@@ -9,7 +9,6 @@ import { projectApiKeyListing } from "../../api/project-api-keys";
 import type { Transport } from "../../api/transport";
 import type { ApiKey } from "../../api/types";
 import { findListed, type RecordIndex, sharedIndex } from "../shared/listing-cache";
-import { createdInDeployment } from "../shared/server-memory";
 
 /** The key's roles in project `groupId`, sorted. */
 const rolesIn = (key: ApiKey, groupId: string) =>
@@ -76,18 +75,4 @@ export function rememberAssignment(
   roles: readonly string[],
 ): void {
   sharedIndex<AssignmentIndex>(transport, projectApiKeyListing(groupId).path)?.wrote(apiKeyId, roles);
-}
-
-/** Note that this deployment's create just set this assignment on `server` (see {@link wasCreatedHere}). */
-export function noteCreated(server: string, groupId: string, apiKeyId: string): void {
-  createdInDeployment().add(`${server} assignment ${groupId}/${apiKeyId}`);
-}
-
-/**
- * Whether this deployment created an assignment of this key in this project. A delete of an older
- * resource naming the same assignment then comes after its replacement (`pulumi up --replace`, or a
- * resource renamed): Pulumi creates the new one first, and taking the key out would undo it.
- */
-export function wasCreatedHere(server: string, groupId: string, apiKeyId: string): boolean {
-  return createdInDeployment().has(`${server} assignment ${groupId}/${apiKeyId}`);
 }

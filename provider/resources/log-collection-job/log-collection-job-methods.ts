@@ -8,9 +8,9 @@ import {
   createLogCollectionJob,
   deleteLogCollectionJob,
   extendLogCollectionJob,
-  wasNotSent,
 } from "../../api/log-collection-jobs";
 import { MalformedCreateAnswerError } from "../../api/malformed-create-answer-error";
+import { wasNotSent } from "../../api/operation";
 import { isProjectGone } from "../../api/project-gone";
 import type { LogCollectionJobRecord } from "../../api/schemas";
 import { sameInstant } from "../../api/timestamps";
@@ -19,7 +19,7 @@ import { inContext } from "../shared/in-context";
 import { partiallyCreated } from "../shared/partially-created";
 import { ResourceError } from "../shared/resource-error";
 import { currentClient, whenConfigured } from "../shared/runtime";
-import { checkResource, clientIn, onServer } from "../shared/server-input";
+import { checkResource, clientIn, onServer, serverDiff } from "../shared/server-input";
 import { memoryOf } from "../shared/server-memory";
 import { warnUntrackedJobs } from "../shared/server-warning";
 import { isUnknown } from "../shared/validate";
@@ -97,9 +97,8 @@ export async function diff(
     declared === undefined
       ? managed
       : isUnknown(declared) || !managed || !sameInstant(declared, state.expirationDate);
-  // Another name for the same server is recorded in place.
-  const renamed = news.server !== state.server;
-  return { changes: replaces.length > 0 || updates || renamed, replaces, deleteBeforeReplace: false };
+  const { rename } = serverDiff(news, state);
+  return { changes: replaces.length > 0 || updates || rename, replaces, deleteBeforeReplace: false };
 }
 
 /**

@@ -5,12 +5,12 @@
 import {
   type AccessListEntry,
   addToAccessList,
-  isAccessListEntryGone,
+  type ListedSpelling,
   listAccessList,
-  removeFromAccessList,
 } from "../../api/access-list";
 import type { Transport } from "../../api/transport";
 import { inContext } from "../shared/in-context";
+import { removeEntry } from "./access-list-removal";
 import type { AccessListEntryOutput } from "./types";
 
 /** The access-list fields of OrgApiKey's outputs, both present while the resource manages the list. */
@@ -53,7 +53,9 @@ export async function readAccessList(
  * Brings a key's access list from `current` to `declared` (canonical entries): one POST of every
  * declared entry `current` lacks, then one DELETE per entry not declared, so that the key never loses
  * an entry it keeps nor, during the change, the access the new entries give. The POST's answer is the
- * list as the server has it: entries added there by hand are removed too.
+ * list as the server has it: entries added there by hand are removed too. An entry is removed by the
+ * spelling the server listed it with (`listed`, or the POST's answer), else canonically; see
+ * ./access-list-removal.ts for a 404.
  *
  * @returns the list after, with what the server says of each entry.
  */
@@ -63,9 +65,11 @@ export async function applyAccessList(
   apiKeyId: string,
   declared: readonly string[],
   current: readonly AccessListEntryOutput[],
+  read: readonly AccessListEntry[] = [],
 ): Promise<AccessListOutputs> {
   const wanted = new Set(declared);
   const after = new Map(current.map((e) => [e.entry, e]));
+  const spelled = new Map<string, ListedSpelling>(read.map((e) => [e.entry, e]));
   const additions = declared.filter((entry) => !after.has(entry));
   if (additions.length > 0) {
     try {
@@ -73,7 +77,10 @@ export async function applyAccessList(
       // The answer is the whole list unless the server paged it: then the list is read once more.
       const entries = answer.complete ? answer.entries : await listAccessList(transport, orgId, apiKeyId);
       after.clear();
-      for (const entry of entries) after.set(entry.entry, entryOutput(entry));
+      for (const entry of entries) {
+        after.set(entry.entry, entryOutput(entry));
+        spelled.set(entry.entry, entry);
+      }
     } catch (error) {
       throw inContext(
         `adding ${listed(additions)} to its access list`,
@@ -84,19 +91,7 @@ export async function applyAccessList(
   }
   const removals = [...after.keys()].filter((entry) => !wanted.has(entry)).sort();
   for (const entry of removals) {
-    try {
-      await removeFromAccessList(transport, orgId, apiKeyId, entry);
-    } catch (error) {
-      // Removed already (by hand, say): what the DELETE was for.
-      if (!isAccessListEntryGone(error)) {
-        const added = additions.length > 0 ? `; ${listed(additions)} were added first and stay` : "";
-        throw inContext(
-          `removing ${entry} from its access list`,
-          error,
-          `. The entry is still on the list${added}; run \`pulumi up\` again to remove it`,
-        );
-      }
-    }
+    await removeEntry(transport, entry, spelled.get(entry), { orgId, apiKeyId, added: additions });
     after.delete(entry);
   }
   return outputsOf(after.values());
@@ -112,8 +107,21 @@ export async function manageAccessList(
   apiKeyId: string,
   declared: readonly string[],
 ): Promise<{ outputs: AccessListOutputs; before: string[] }> {
-  const before = await readAccessList(transport, orgId, apiKeyId);
-  const outputs = await applyAccessList(transport, orgId, apiKeyId, declared, before.accessListEntries);
+  let entries: AccessListEntry[];
+  try {
+    entries = await listAccessList(transport, orgId, apiKeyId);
+  } catch (error) {
+    throw inContext("reading its access list", error);
+  }
+  const before = outputsOf(entries.map(entryOutput));
+  const outputs = await applyAccessList(
+    transport,
+    orgId,
+    apiKeyId,
+    declared,
+    before.accessListEntries,
+    entries,
+  );
   return { outputs, before: before.accessList };
 }
 

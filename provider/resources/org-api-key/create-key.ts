@@ -11,6 +11,7 @@ import { currentClient } from "../shared/runtime";
 import { clientIn, onServer } from "../shared/server-input";
 import { applyAccessList } from "./access-list";
 import { asCreated } from "./created-mode";
+import { isDeploymentKey, trackCreate } from "./deployment-keys";
 import { roleSet } from "./org-api-key-inputs";
 import { listedKeyIds } from "./org-key-cache";
 import type { KeyState } from "./state";
@@ -35,20 +36,23 @@ export async function createKey(
   // Keys this deployment already saw listed are not the one this POST makes.
   const seenBefore = listedKeyIds(client, inputs.orgId);
   const sentAt = Date.now();
+  const attempt = { orgId: inputs.orgId, desc, roles, sentAt };
+  const tracked = trackCreate(inputs.server, attempt);
   try {
     const key = await createOrgApiKey(client, inputs.orgId, { desc, roles });
+    tracked.end({ madeId: key.id, uncertain: false });
     const { privateKey, ...rest } = key;
     return { id: key.id, outs: asCreated(outputsOf(rest), privateKey, inputs.keepers) };
   } catch (error) {
-    const told =
-      error instanceof UncertainCreateError
-        ? await settleUncertainCreate(
-            client,
-            { orgId: inputs.orgId, desc, roles, sentAt },
-            error,
-            seenBefore,
-          ).catch((settled: unknown) => settled)
-        : error;
+    const uncertain = error instanceof UncertainCreateError;
+    tracked.end({ uncertain });
+    const told = uncertain
+      ? await settleUncertainCreate(client, attempt, error, {
+          seenBefore,
+          isDeploymentKey: (id) => isDeploymentKey(inputs.server, id),
+          uncertainOthers: tracked.uncertainOthers,
+        }).catch((settled: unknown) => settled)
+      : error;
     throw inContext(`OrgApiKey (${describeNew(inputs)})`, told);
   }
 }

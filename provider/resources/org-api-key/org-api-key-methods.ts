@@ -3,27 +3,22 @@
  * `pulumi-opsmanager/host`, never captured by a serialized provider.
  */
 import { isApiKeyGone } from "../../api/api-key-gone";
-import { type ApiKeyChange, type ApiKeySelector, patchOrgApiKey } from "../../api/api-keys";
+import type { ApiKeySelector } from "../../api/api-keys";
 import { idRule } from "../../api/ids";
 import type { ApiKey, OrgRole } from "../../api/schemas";
-import { inContext } from "../shared/in-context";
+import { carriedOriginal, noteManagedHere } from "../shared/replacement";
 import { ResourceError } from "../shared/resource-error";
 import { currentClient, whenConfigured } from "../shared/runtime";
-import { checkResource, onServer, serverChanged, serverField, serverRenamed } from "../shared/server-input";
+import { checkResource, serverDiff, serverField } from "../shared/server-input";
 import { settingKey } from "../shared/servers";
 import { isUnknown } from "../shared/validate";
-import { accessListAfterUpdate, manageAccessList, readAccessList, restoreAccessList } from "./access-list";
-import { createKey, deleteCreatedKey, giveAccessList } from "./create-key";
-import {
-  afterRead,
-  afterUpdate,
-  createdReplaces,
-  createdUpdates,
-  declaresCreated,
-  isCreatedState,
-} from "./created-mode";
+import { accessListAfterUpdate, manageAccessList, readAccessList } from "./access-list";
+import { createKey, giveAccessList } from "./create-key";
+import { afterRead, afterUpdate, createdReplaces, createdUpdates, declaresCreated } from "./created-mode";
+import { keyName, noteDeploymentKey, rememberAdopted } from "./deployment-keys";
+import { describeKey, keyInState, patch, withContext } from "./key-calls";
 import { changeFor, checkKeyInputs, declaredChange, roleSet, sameSet } from "./org-api-key-inputs";
-import { findKey, rememberKey } from "./org-key-cache";
+import { findKey } from "./org-key-cache";
 import { type KeyState, managedFor, upgradeKeyState } from "./state";
 import type { OrgApiKeyProviderInputs, OrgApiKeyProviderOutputs, ProjectRole } from "./types";
 
@@ -44,12 +39,6 @@ function projectRolesOf(key: ApiKey): ProjectRole[] {
 
 function selectorOf(inputs: { apiKeyId?: string; publicKey?: string }): ApiKeySelector {
   return inputs.apiKeyId !== undefined ? { id: inputs.apiKeyId } : { publicKey: inputs.publicKey! };
-}
-
-function describeKey(orgId: string, selector: ApiKeySelector, server?: string): string {
-  return selector.id !== undefined
-    ? `API key id ${selector.id} in organization ${orgId}${onServer(server)}`
-    : `API key with public key ${selector.publicKey} in organization ${orgId}${onServer(server)}`;
 }
 
 /**
@@ -89,43 +78,6 @@ function outputsFor(
   };
 }
 
-// A PATCH sets organization roles; project roles are not this operation's to change. When a response
-// leaves them out, the ones the key had before stand.
-function afterPatch(before: ApiKey, after: ApiKey): ApiKey {
-  if (after.roles.some((r) => r.groupId !== undefined)) return after;
-  return { ...after, roles: [...after.roles, ...before.roles.filter((r) => r.groupId !== undefined)] };
-}
-
-async function patch(
-  server: string | undefined,
-  orgId: string,
-  before: ApiKey,
-  change: ApiKeyChange,
-): Promise<ApiKey> {
-  const client = currentClient(server);
-  const after = afterPatch(before, await patchOrgApiKey(client, orgId, before.id, change));
-  rememberKey(client, orgId, after);
-  return after;
-}
-
-/** The key as the state recorded it: what update and delete PATCH from, with no listing read. */
-function keyInState(outs: KeyState): ApiKey {
-  return {
-    id: outs.apiKeyId,
-    publicKey: outs.publicKey,
-    desc: outs.desc,
-    privateKey: outs.privateKey,
-    roles: [
-      ...outs.roles.map((roleName) => ({ orgId: outs.orgId, roleName })),
-      ...outs.projectRoles.map((r) => ({ groupId: r.groupId, roleName: r.roleName })),
-    ],
-  };
-}
-
-function withContext(error: unknown, what: string, advice = ""): Error {
-  return inContext(`OrgApiKey (${what})`, error, advice);
-}
-
 /** `check`: one failure per bad input, naming the rule; values not known yet pass. */
 export function check(_olds: object, news: object) {
   return checkResource<OrgApiKeyProviderInputs>(news, checkKeyInputs);
@@ -140,9 +92,11 @@ export async function diff(_id: string, olds: OrgApiKeyProviderOutputs, news: Or
   // Whether another name reaches the same server is read from the stack config.
   await whenConfigured();
   const state = upgradeKeyState(olds);
+  rememberAdopted(state);
   const replaces: string[] = [];
   const changed = (value: unknown, old: unknown) => isUnknown(value) || value !== old;
-  if (serverChanged(news, state)) replaces.push("server");
+  const server = serverDiff(news, state);
+  if (server.replace) replaces.push("server");
   if (changed(news.orgId, state.orgId)) replaces.push("orgId");
   if (news.apiKeyId !== undefined && changed(news.apiKeyId, state.apiKeyId)) replaces.push("apiKeyId");
   if (news.publicKey !== undefined && changed(news.publicKey, state.publicKey)) replaces.push("publicKey");
@@ -155,7 +109,7 @@ export async function diff(_id: string, olds: OrgApiKeyProviderOutputs, news: Or
   if (news.desc === undefined ? was.desc : !was.desc || descDiffers) updates.push("desc");
   if (news.roles === undefined ? was.roles : !was.roles || rolesDiffer) updates.push("roles");
   if ((news.restoreOnDelete ?? false) !== state.restoreOnDelete) updates.push("restoreOnDelete");
-  if (serverRenamed(news, state)) updates.push("server");
+  if (server.rename) updates.push("server");
   replaces.push(...createdReplaces(state, news).filter((p) => !replaces.includes(p)));
   updates.push(...createdUpdates(state, news));
   const listDiffers =
@@ -193,12 +147,17 @@ export async function create(inputs: OrgApiKeyProviderInputs) {
           `${selector.id !== undefined ? "apiKeyId" : "publicKey"}, and that the provider's credentials can see the organization's keys.`,
       );
     }
-    const adopted = { desc: key.desc ?? "", roles: orgRolesOf(key) };
-    const change = changeFor(inputs, adopted);
+    noteDeploymentKey(inputs.server, key.id);
+    noteManagedHere(keyName(inputs.server, key.id));
+    const current = { desc: key.desc ?? "", roles: orgRolesOf(key) };
+    // A replaced resource of this key, seen in this process, recorded what the key had before.
+    const carried = carriedOriginal<OrgApiKeyProviderOutputs["adopted"]>(keyName(inputs.server, key.id));
+    const adopted = carried === undefined ? current : { desc: carried.desc, roles: carried.roles };
+    const change = changeFor(inputs, current);
     if (change !== undefined) key = await patch(inputs.server, inputs.orgId, key, change);
     if (inputs.accessList === undefined) return { id: key.id, outs: outputsFor(inputs, key, adopted) };
     const list = await manageAccessList(client, inputs.orgId, key.id, inputs.accessList);
-    const outs = outputsFor(inputs, key, { ...adopted, accessList: list.before });
+    const outs = outputsFor(inputs, key, { ...adopted, accessList: carried?.accessList ?? list.before });
     return { id: key.id, outs: { ...outs, ...list.outputs } };
   } catch (error) {
     throw withContext(error, describeKey(inputs.orgId, selector, inputs.server));
@@ -213,6 +172,8 @@ export async function create(inputs: OrgApiKeyProviderInputs) {
 export async function update(id: string, olds: OrgApiKeyProviderOutputs, news: OrgApiKeyProviderInputs) {
   const state = upgradeKeyState(olds);
   await whenConfigured();
+  noteDeploymentKey(state.server, id);
+  rememberAdopted(state);
   try {
     let key = keyInState(state);
     if (changeFor(news, { desc: state.desc, roles: state.roles }) !== undefined) {
@@ -248,6 +209,8 @@ export async function read(id: string, olds: Partial<OrgApiKeyProviderOutputs> =
   try {
     const key = await findKey(currentClient(state.server), orgId, { id });
     if (key === undefined) return { id: "", props: {} };
+    noteDeploymentKey(state.server, key.id);
+    rememberAdopted(state);
     const managed = managedFor(state);
     const inputs: OrgApiKeyProviderInputs = { orgId, ...serverField(state) };
     if (managed.by === "publicKey") inputs.publicKey = key.publicKey;
@@ -282,32 +245,4 @@ export async function read(id: string, olds: Partial<OrgApiKeyProviderOutputs> =
   }
 }
 
-/**
- * `delete`: a created key is deleted (./create-key.ts); an adopted key stays on the server and leaves
- * the stack. With `restoreOnDelete`, its managed access list, then the desc and roles it manages now
- * (per the state), go back to what they were before Pulumi managed them; a field it no longer manages
- * is left as it is.
- */
-export async function remove(id: string, olds: OrgApiKeyProviderOutputs): Promise<void> {
-  const state = upgradeKeyState(olds);
-  await whenConfigured();
-  if (isCreatedState(state)) return deleteCreatedKey(state);
-  if (!state.restoreOnDelete) return;
-  try {
-    await restoreAccessList(currentClient(state.server), state.orgId, id, state);
-  } catch (error) {
-    if (!isApiKeyGone(error))
-      throw withContext(error, `restoring ${describeKey(state.orgId, { id }, state.server)}`);
-  }
-  const managed = managedFor(state);
-  const change: ApiKeyChange = {};
-  if (managed.desc && state.adopted.desc !== "") change.desc = state.adopted.desc;
-  if (managed.roles && state.adopted.roles.length > 0) change.roles = state.adopted.roles as OrgRole[];
-  if (change.desc === undefined && change.roles === undefined) return;
-  try {
-    await patch(state.server, state.orgId, keyInState(state), change);
-  } catch (error) {
-    if (isApiKeyGone(error)) return;
-    throw withContext(error, `restoring ${describeKey(state.orgId, { id }, state.server)}`);
-  }
-}
+export { remove } from "./delete-key";

@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { OrgRole } from "../../api/types";
 import { orgApiKeyProvider } from "../shared/providers";
+import { restoringFirst } from "../shared/replace-order";
 import type { AccessListEntryOutput, ProjectRole } from "./types";
 
 /** Inputs of {@link OrgApiKey}. */
@@ -127,7 +128,10 @@ export class OrgApiKey extends pulumi.dynamic.Resource {
       },
       // The private key of a created key is a secret: Pulumi encrypts it in state and masks it in
       // every display (a dynamic provider cannot return a secret itself, pulumi/pulumi#3012).
-      { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "privateKey"] },
+      {
+        ...restoringFirst(args.restoreOnDelete, opts),
+        additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "privateKey"],
+      },
       "opsmanager",
       "OrgApiKey",
     );

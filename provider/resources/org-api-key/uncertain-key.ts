@@ -59,6 +59,8 @@ export interface Candidates {
   keys: ApiKey[];
   /** The window in the server's clock, in ms; `undefined` when no clock could be read. */
   window?: { from: number; to: number };
+  /** Keys alike (the desc and roles sent, not seen before) whose id says they were made outside the window. */
+  outside: ApiKey[];
 }
 
 /**
@@ -82,17 +84,17 @@ export function candidatesOf(
         attempt.roles,
       ),
   );
-  if (clock === undefined) return { keys: alike };
+  if (clock === undefined) return { keys: alike, outside: [] };
   const window = {
     from: attempt.sentAt + clock.low - CLOCK_SLACK_MS,
     to: failedAt + clock.high + CLOCK_SLACK_MS,
   };
-  const keys = alike.filter((key) => {
+  const inWindow = (key: ApiKey) => {
     const made = objectIdTime(key.id);
     // An id's seconds cover a whole second: it is in the window when that second overlaps it.
     return made !== undefined && made + 999 >= window.from && made <= window.to;
-  });
-  return { keys, window };
+  };
+  return { keys: alike.filter(inWindow), window, outside: alike.filter((key) => !inWindow(key)) };
 }
 
 /** A transport that notes the server's clock from every answer it passes on. */
@@ -136,17 +138,28 @@ async function deleteMade(
   );
 }
 
+/** What the deployment knows of the keys a listing shows, beside the listing itself. */
+export interface KnownKeys {
+  /** Keys listed before the POST: not the one it made. */
+  seenBefore?: ReadonlySet<string>;
+  /** Whether a resource of this deployment created or manages the key: never the one the POST made. */
+  isDeploymentKey?: (id: string) => boolean;
+  /** The other creates alike of this deployment that lost their answer too (see ./deployment-keys.ts). */
+  uncertainOthers?: (failedAt: number) => Promise<unknown[]>;
+}
+
 /**
  * After a POST whose answer could not be read (`error`): never POST again; find the key it made in one
- * consistent listing of the organization started now, delete it, and fail saying so. No such key:
- * fail saying no key was left behind. More than one, or no clock to tell them by: change nothing, and
- * fail naming the candidates and what to check. Always throws.
+ * consistent listing of the organization started now, delete it, and fail saying so. A key a resource
+ * of this deployment created or manages is never taken for it. No such key: fail saying no key was left
+ * behind. More than one, no clock to tell them by, or another create alike of this deployment that lost
+ * its answer too: change nothing, and fail naming the candidates and what to check. Always throws.
  */
 export async function settleUncertainCreate(
   transport: Transport,
   attempt: CreateAttempt,
   error: UncertainCreateError,
-  seenBefore: ReadonlySet<string> = new Set(),
+  known: KnownKeys = {},
 ): Promise<never> {
   const failedAt = Date.now();
   const cause = error.cause instanceof Error ? error.cause : error;
@@ -160,6 +173,8 @@ export async function settleUncertainCreate(
       `Its answer named the key it made, API key ${error.createdId}`,
     );
   }
+  // Creates alike under way are waited for: a key one of them made is then known, not a candidate.
+  const rivals = (await known.uncertainOthers?.(failedAt)) ?? [];
   const reader = clocked(transport);
   let listed: ApiKey[];
   try {
@@ -176,18 +191,18 @@ export async function settleUncertainCreate(
     );
   }
   const clock = reader.clock();
-  const found = candidatesOf(listed, attempt, failedAt, seenBefore, clock);
+  const excluded = new Set(known.seenBefore ?? []);
+  for (const key of listed) if (known.isDeploymentKey?.(key.id)) excluded.add(key.id);
+  const found = candidatesOf(listed, attempt, failedAt, excluded, clock);
   const window = found.window;
   const when =
     window === undefined
       ? "(the server's answers carried no Date header, so the time each key was made could not be compared)"
       : `made from ${iso(window.from)} to ${iso(window.to)} (server time)`;
   if (found.keys.length === 0) {
-    throw new ResourceError(
-      `${what} The server made no key of this create: the organization's key listing has no key with desc ${JSON.stringify(attempt.desc)} and roles ${attempt.roles.join(", ")} ${window === undefined ? "that was not there before" : when}. No key was left behind: \`pulumi up\` can simply run again.`,
-    );
+    return nothingFound(what, attempt, error, { outside: found.outside, rivals: rivals.length, when });
   }
-  if (found.keys.length === 1 && window !== undefined) {
+  if (found.keys.length === 1 && window !== undefined && rivals.length === 0) {
     const made = found.keys[0]!;
     return deleteMade(
       transport,
@@ -197,7 +212,46 @@ export async function settleUncertainCreate(
       `The server made API key ${named(made)}, the one key of the organization with this desc and roles ${when}`,
     );
   }
+  const others =
+    rivals.length === 0
+      ? ""
+      : ` ${rivals.length === 1 ? "Another create" : `${rivals.length} other creates`} of this deployment with the same desc and roles lost ${rivals.length === 1 ? "its" : "their"} answer too, so a key alike may be any of theirs.`;
   throw new ResourceError(
-    `${what} The server may have made a key, but it cannot be told from others: ${found.keys.length} keys with desc ${JSON.stringify(attempt.desc)} and roles ${attempt.roles.join(", ")} ${when}: ${found.keys.map(named).join("; ")}. Nothing was changed. Check which of them were made by someone else; delete the one this \`pulumi up\` made (its private key was never shown, so nobody can use it), then run \`pulumi up\` again. A distinct desc per key avoids this.`,
+    `${what} The server may have made a key, but it ${found.keys.length > 1 ? "cannot be told from others" : "cannot be tied to this create alone"}: ${found.keys.length} ${found.keys.length === 1 ? "key" : "keys"} with desc ${JSON.stringify(attempt.desc)} and roles ${attempt.roles.join(", ")} ${when}: ${found.keys.map(named).join("; ")}.${others} Nothing was changed. Check which of them were made by someone else; delete the one this \`pulumi up\` made (its private key was never shown, so nobody can use it), then run \`pulumi up\` again. A distinct desc per key avoids this.`,
+  );
+}
+
+/**
+ * No key alike in the window. That no key was left behind is said only when it is proven: the server
+ * answered the POST, so it can no longer act on it, and the listing, read after, has no key alike at
+ * all, whatever the server's clock. Otherwise the keys alike outside the window (a clock or a proxy's
+ * `Date` header off by more than the slack) are named, or a create the server did not answer is said
+ * to be still able to make its key; with what to check.
+ */
+function nothingFound(
+  what: string,
+  attempt: CreateAttempt,
+  error: UncertainCreateError,
+  found: { outside: ApiKey[]; rivals: number; when: string },
+): never {
+  const alike = `desc ${JSON.stringify(attempt.desc)} and roles ${attempt.roles.join(", ")}`;
+  const check = `Check the organization's API keys (Ops Manager: Organization, Access Manager, API Keys) for a key with ${alike} made around ${iso(attempt.sentAt)} (this machine's clock): delete it if it is there (its private key was never shown, so nobody can use it), then run \`pulumi up\` again.`;
+  if (found.outside.length > 0) {
+    throw new ResourceError(
+      `${what} The organization's key listing has no key with ${alike} ${found.when}, but ${found.outside.length === 1 ? "one key alike was" : `${found.outside.length} keys alike were`} made outside that window: ${found.outside.map(named).join("; ")}. The window is read from the server's Date header; if that clock (or a proxy's) is off, one of them may be the key this create made. Nothing was changed. ${check}`,
+    );
+  }
+  if (!error.answered) {
+    throw new ResourceError(
+      `${what} The organization's key listing, read after the failure, has no key with ${alike} that was not there before; but the server never answered the POST, so it may still make the key after that read. Nothing was changed. ${check}`,
+    );
+  }
+  if (found.rivals > 0) {
+    throw new ResourceError(
+      `${what} The organization's key listing has no key with ${alike} that was not there before, but another create alike of this deployment lost its answer too and may still make its key. Nothing was changed. ${check}`,
+    );
+  }
+  throw new ResourceError(
+    `${what} The server made no key of this create: it answered the POST, and the organization's key listing, read after, has no key with ${alike} that was not there before. No key was left behind: \`pulumi up\` can simply run again.`,
   );
 }

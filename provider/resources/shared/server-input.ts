@@ -79,9 +79,17 @@ export function identityOf(server: string | undefined): string | undefined {
   }
 }
 
-/** Whether `news` names the server under another name than `state` does: an update that records it. */
-export function serverRenamed(news: { server?: string }, state: { server?: string }): boolean {
-  return news.server !== state.server && !serverChanged(news, state);
+/**
+ * The `server` part of every resource's `diff`, in one place: a move to another server (another API
+ * root, a name not known yet) is a replacement ({@link serverChanged}); another name for the same
+ * server is recorded in place, an update that sends no request.
+ */
+export function serverDiff(
+  news: { server?: string },
+  state: { server?: string },
+): { replace: boolean; rename: boolean } {
+  const replace = serverChanged(news, state);
+  return { replace, rename: !replace && news.server !== state.server };
 }
 
 /**

@@ -65,8 +65,43 @@ export function createdInDeployment(): Set<string> {
   return created;
 }
 
+let keys = new Set<string>();
+
+/**
+ * The organization API keys a resource of this deployment created, adopted, read, updated or deleted,
+ * as `{server's identity} {key id}`: a create whose answer was lost never takes one of them for the key
+ * it may have made.
+ */
+export function keysInDeployment(): Set<string> {
+  return keys;
+}
+
+let creates = new Map<string, unknown[]>();
+
+/**
+ * The creates of this deployment by what they make (an organization key's server, organization, desc
+ * and roles): kept for the life of the process, since a create whose answer was lost may make its key
+ * any time (see `org-api-key/deployment-keys.ts`).
+ */
+export function createsInDeployment<T>(): Map<string, T[]> {
+  return creates as Map<string, T[]>;
+}
+
+let originals = new Map<string, unknown>();
+
+/**
+ * What existed before the program first managed each thing whose state this process has seen, by the
+ * same names as {@link createdInDeployment}: a replacement created here carries it (./replacement.ts).
+ */
+export function originalsInDeployment(): Map<string, unknown> {
+  return originals;
+}
+
 /** For tests: forget everything learned of every server. */
 export function resetServerMemoryForTests(): void {
   memories = new WeakMap();
   created = new Set();
+  keys = new Set();
+  creates = new Map();
+  originals = new Map();
 }
