@@ -1,0 +1,124 @@
+/**
+ * A key's life where the review of issue 26 found keys lost or wrongly restored, under the real engine:
+ * two created keys alike with one create failing, and replacements of resources that restore on delete.
+ */
+import { afterEach, expect, it } from "vitest";
+import { startSimulator } from "../../simulator";
+import type { Simulator } from "../../simulator/types";
+import { describeEngine } from "./support/cli";
+import { type EngineStack, makeStack } from "./support/stack";
+import { configureDefaultServer } from "./support/world";
+
+const PROJECT = `name: key-life
+runtime:
+  name: nodejs
+  options:
+    typescript: true
+`;
+
+describeEngine(
+  "test/engine/key-life: keys made alike, and replacements that restore, under the real pulumi",
+  (bin) => {
+    let stack: EngineStack | undefined;
+    let sim: Simulator | undefined;
+    afterEach(async () => {
+      await stack?.cleanup();
+      await sim?.close();
+    });
+
+    it("two keys created alike, one POST refused: the key made for the other resource stays, the next up makes the second", async () => {
+      sim = await startSimulator({});
+      stack = await makeStack(bin, {
+        files: {
+          "Pulumi.yaml": PROJECT,
+          "index.ts": `import { OrgApiKey } from "pulumi-opsmanager";
+for (const team of ["blue", "green"]) {
+  new OrgApiKey(team, { orgId: "${sim.orgId}", desc: "CI", roles: ["ORG_MEMBER"] });
+}
+`,
+        },
+      });
+      await configureDefaultServer(stack, sim);
+      const path = `/orgs/${sim.orgId}/apiKeys`;
+      // The first create's POST goes through; the second is refused without making anything.
+      sim.faults.add(
+        { method: "POST", pathPrefix: path, delayMs: 0 },
+        { method: "POST", pathPrefix: path, status: 500 },
+      );
+
+      const failed = await stack.pulumi(["up", "--yes"], { allowFailure: true });
+      expect(failed.code).not.toBe(0);
+      const made = sim.state.apiKeys().filter((k) => k.desc === "CI");
+      expect(made).toHaveLength(1);
+      const recorded = (await stack.exportState()).deployment.resources?.filter((r) =>
+        r.type.endsWith(":OrgApiKey"),
+      );
+      expect(recorded?.map((r) => r.id)).toEqual([made[0]!.id]);
+      expect(sim.requests.filter((r) => r.method === "DELETE")).toEqual([]);
+
+      await stack.pulumi(["up", "--yes"]);
+      const both = sim.state.apiKeys().filter((k) => k.desc === "CI");
+      expect(both).toHaveLength(2);
+      expect(both.map((k) => k.id)).toContain(made[0]!.id);
+      await stack.pulumi(["destroy", "--yes"]);
+      expect(sim.state.apiKeys().filter((k) => k.desc === "CI")).toEqual([]);
+    });
+
+    it("an assignment and an adopted key that restore on delete, replaced with up --replace: declared after, the originals back after destroy", async () => {
+      sim = await startSimulator({});
+      const key = sim.state.addApiKey({
+        desc: "original desc",
+        roles: [
+          { orgId: sim.orgId, roleName: "ORG_READ_ONLY" },
+          { groupId: sim.groupId, roleName: "GROUP_READ_ONLY" },
+        ],
+      });
+      stack = await makeStack(bin, {
+        files: {
+          "Pulumi.yaml": PROJECT,
+          "index.ts": `import { ApiKeyProjectAssignment, OrgApiKey } from "pulumi-opsmanager";
+new OrgApiKey("adopted", {
+  orgId: "${sim.orgId}",
+  apiKeyId: "${key.id}",
+  desc: "declared desc",
+  roles: ["ORG_MEMBER"],
+  restoreOnDelete: true,
+});
+new ApiKeyProjectAssignment("assigned", {
+  apiKeyId: "${key.id}",
+  groupId: "${sim.groupId}",
+  roles: ["GROUP_OWNER"],
+  restoreOnDelete: true,
+});
+`,
+        },
+      });
+      await configureDefaultServer(stack, sim);
+      const onServer = () => {
+        const k = sim!.state.apiKey(key.id)!;
+        return {
+          desc: k.desc,
+          roles: k.roles.map((r) => `${r.groupId ? "group" : "org"}:${r.roleName}`).sort(),
+        };
+      };
+      const original = onServer();
+      const declared = { desc: "declared desc", roles: ["group:GROUP_OWNER", "org:ORG_MEMBER"] };
+
+      await stack.pulumi(["up", "--yes", "--skip-preview"]);
+      expect(onServer()).toEqual(declared);
+
+      const urns = (await stack.exportState()).deployment.resources
+        ?.filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/opsmanager:"))
+        .map((r) => r.urn);
+      expect(urns).toHaveLength(2);
+      await stack.pulumi(["up", "--yes", "--skip-preview", ...urns!.flatMap((urn) => ["--replace", urn])]);
+      // The replacements keep what the program declares, and the stack agrees with the server.
+      expect(onServer()).toEqual(declared);
+      await stack.pulumi(["preview", "--expect-no-changes"]);
+      await stack.pulumi(["refresh", "--yes", "--expect-no-changes"]);
+
+      await stack.pulumi(["destroy", "--yes"]);
+      expect(onServer()).toEqual(original);
+    });
+  },
+);
