@@ -96,6 +96,10 @@ export class Faults implements FaultController {
     this.digest.lifetimeMs = ms;
   }
 
+  expireNonces(): void {
+    this.digest.expireAll();
+  }
+
   refuseNonceReuse(on: boolean): void {
     this.digest.refuseReuse = on;
   }

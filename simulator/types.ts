@@ -247,6 +247,12 @@ export interface FaultController {
   chaos(options: ChaosOptions | undefined): void;
   /** Nonce lifetime from now on, in ms. */
   nonceLifetime(ms: number): void;
+  /**
+   * Expire every nonce issued so far, now, as if its lifetime had passed (answered as an expired nonce:
+   * `stale=true` in the spec's profile, `stale=false` in the deployed one); later nonces live their
+   * lifetime.
+   */
+  expireNonces(): void;
   /** Accept each nonce once only (nc 00000001); a reuse gets a 401 with a fresh nonce, stale=false. */
   refuseNonceReuse(on: boolean): void;
   /** The page cap from now on (see `SimulatorOptions.maxItemsPerPage`); `undefined`: none. */
