@@ -68,6 +68,11 @@ export interface DigestServerOptions {
   /** Nonces older than this are expired. Default: never. */
   nonceTtlMs?: number;
   /**
+   * The server's clock, in ms, that ages its nonces against `nonceTtlMs`. Default `Date.now`; a test gives
+   * its own (moved by hand, or by requests received) so that expiry by age does not hang on the machine.
+   */
+  now?: () => number;
+  /**
    * Whether an expired nonce is answered `stale=true` (default) or `stale=false`: the Ops Manager spec
    * shows `stale=false`, and no public source says a deployed server ever says `true`.
    */
@@ -134,6 +139,7 @@ export async function startDigestServer(options: DigestServerOptions = {}): Prom
   const username = options.username ?? DEFAULT_USER;
   const password = options.password ?? DEFAULT_PASSWORD;
   const auth = options.auth ?? true;
+  const now = options.now ?? Date.now;
   const nonces = new Map<
     string,
     {
@@ -153,7 +159,7 @@ export async function startDigestServer(options: DigestServerOptions = {}): Prom
   const issue = (opaque?: string): string => {
     const nonce = randomBytes(24).toString("base64");
     nonces.set(nonce, {
-      issuedAt: Date.now(),
+      issuedAt: now(),
       seq: state.issued.length,
       expired: false,
       uses: 0,
@@ -228,7 +234,7 @@ export async function startDigestServer(options: DigestServerOptions = {}): Prom
     if (entry.seen.has(p.nc)) return { verdict: "replay" };
     entry.seen.add(p.nc);
     const expired =
-      entry.expired || (options.nonceTtlMs !== undefined && Date.now() - entry.issuedAt > options.nonceTtlMs);
+      entry.expired || (options.nonceTtlMs !== undefined && now() - entry.issuedAt > options.nonceTtlMs);
     if (expired) return { verdict: "stale" };
     if (options.ncPerOpaque) {
       const client = p.opaque === undefined ? undefined : clients.get(p.opaque);
