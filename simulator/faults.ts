@@ -29,6 +29,9 @@ function validateFault(fault: Fault): void {
   if (fault.delayMs !== undefined && !(fault.delayMs >= 0)) {
     throw new RangeError(`fault.delayMs must be >= 0, got ${fault.delayMs}`);
   }
+  if (fault.holdUntil !== undefined && typeof fault.holdUntil?.then !== "function") {
+    throw new TypeError("fault.holdUntil must be a promise");
+  }
   if (fault.drop !== undefined && !["before", "after", "mid"].includes(fault.drop)) {
     throw new RangeError(`fault.drop must be "before", "after" or "mid", got ${String(fault.drop)}`);
   }
@@ -52,6 +55,7 @@ export function faultName(fault: Fault): string {
   const parts: string[] = [];
   if (fault.beforeAuth) parts.push("before-auth");
   if (fault.delayMs !== undefined) parts.push("delay");
+  if (fault.holdUntil !== undefined) parts.push("held");
   if (fault.hang) parts.push("hang");
   if (fault.drop) parts.push(`drop-${fault.drop}`);
   if (fault.actThenFail) parts.push("act-then-fail");

@@ -195,6 +195,12 @@ export interface Fault {
   /** Wait this long before answering. */
   delayMs?: number;
   /**
+   * Hold the request until this promise settles, then go on as without it (after `delayMs`, if both):
+   * a delay that ends when the test says, not when a clock does. A request still held when the
+   * server closes is never answered.
+   */
+  holdUntil?: PromiseLike<unknown>;
+  /**
    * Drop the connection: `"before"` without acting on the request, `"after"` after acting on it
    * (a POST creates its job) and before the response, `"mid"` after acting and after sending part of
    * the response.
