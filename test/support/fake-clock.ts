@@ -33,9 +33,17 @@ export function watched<T>(promise: Promise<T>): { promise: Promise<T>; settled:
   return { promise, settled: () => done };
 }
 
-/** Runs `body` with fake `setTimeout`/`clearTimeout`, real ones restored after, whatever happens. */
-export async function withFakeTimeouts<T>(body: () => Promise<T>): Promise<T> {
-  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+/**
+ * Runs `body` with fake `setTimeout`/`clearTimeout` (and, with `date`, a fake `Date` on the same clock),
+ * real ones restored after, whatever happens.
+ */
+export async function withFakeTimeouts<T>(
+  body: () => Promise<T>,
+  options: { date?: boolean } = {},
+): Promise<T> {
+  vi.useFakeTimers({
+    toFake: options.date ? ["setTimeout", "clearTimeout", "Date"] : ["setTimeout", "clearTimeout"],
+  });
   try {
     return await body();
   } finally {
