@@ -44,6 +44,10 @@ export interface RecordedRequest {
   nc: string | undefined;
   opaque: string | undefined;
   verdict: Verdict;
+  /** `performance.now()` when the request had arrived in full: the server's own clock. */
+  receivedAt: number;
+  /** `performance.now()` when the last byte of its answer was handed to the socket; unset until then. */
+  answeredAt: number | undefined;
 }
 
 /** Context handed to a handler for an authenticated request. */
@@ -271,6 +275,7 @@ export async function startDigestServer(options: DigestServerOptions = {}): Prom
 
   const listener = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     const body = await readBody(req);
+    const receivedAt = performance.now();
     const rec: RecordedRequest = {
       method: req.method ?? "",
       url: req.url ?? "",
@@ -282,7 +287,12 @@ export async function startDigestServer(options: DigestServerOptions = {}): Prom
       nc: undefined,
       opaque: undefined,
       verdict: "open",
+      receivedAt,
+      answeredAt: undefined,
     };
+    res.once("finish", () => {
+      rec.answeredAt = performance.now();
+    });
     state.requests.push(rec);
     if (auth) {
       if (options.reorder !== undefined && req.headers.authorization !== undefined) await held();
