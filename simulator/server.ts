@@ -5,7 +5,7 @@
  */
 import * as http from "node:http";
 import * as https from "node:https";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import { API_ROOT } from "./answers";
 import { DEFAULT_NONCE_LIFETIME_MS, DigestAuthenticator } from "./digest";
 import { FaultEffects } from "./fault-effects";
@@ -61,6 +61,28 @@ function stateFacade(state: SimState): Simulator["state"] {
     updateJob: (id, change) => state.jobStore.updateJob(id, change),
     removeJob: (id) => state.jobStore.removeJob(id),
   };
+}
+
+/** The server's open client connections, and who waits for there to be none. */
+class OpenConnections {
+  private open = 0;
+  private waiting: (() => void)[] = [];
+
+  constructor(server: http.Server) {
+    // The TCP connection, under TLS too: a handshake that never completes still holds one.
+    server.on("connection", (socket: Socket) => {
+      this.open += 1;
+      socket.once("close", () => {
+        this.open -= 1;
+        if (this.open === 0) for (const resolve of this.waiting.splice(0)) resolve();
+      });
+    });
+  }
+
+  none(): Promise<void> {
+    if (this.open === 0) return Promise.resolve();
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
 }
 
 function listen(server: http.Server, port: number, host: string): Promise<void> {
@@ -120,6 +142,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     ? https.createServer({ key: opts.tls.key, cert: opts.tls.cert }, listener)
     : http.createServer(listener);
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  const connections = new OpenConnections(server);
   await listen(server, opts.port ?? 0, host);
   const port = (server.address() as AddressInfo).port;
   const url = `${scheme}://${urlHost(host)}:${port}`;
@@ -140,6 +163,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     resetRequests: () => {
       log.requests.length = 0;
     },
+    idle: () => connections.none(),
     close: () => {
       closing ??= shutDown(server, effects, state);
       return closing;

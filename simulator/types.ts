@@ -312,5 +312,11 @@ export interface Simulator {
   };
   /** Empty the request log. */
   resetRequests(): void;
+  /**
+   * Resolves once no client connection to the server is open (at once when none is). Once the clients
+   * are closed too, every byte they sent has been read, and the request log holds every request they
+   * will ever make: "nothing more was sent" as a fact, not after a guessed wait.
+   */
+  idle(): Promise<void>;
   close(): Promise<void>;
 }
