@@ -22,12 +22,22 @@ function stackConfig(): Record<string, string> {
   };
 }
 
-function newHost(
+/** A new host (a new `pulumi up`), closed after the test that started it. */
+async function newHost(
   env: Record<string, string | undefined> = {},
   config: Record<string, string> | null = stackConfig(),
 ): Promise<Host> {
-  return fixture.newHost(config, env);
+  const host = await fixture.newHost(config, env);
+  testHosts.push(host);
+  return host;
 }
+
+// Every host a test starts is closed after it: no connection of a finished test stays open on the
+// simulator (`sim.idle()` then speaks of the running test's host alone).
+const testHosts: Host[] = [];
+afterEach(async () => {
+  await Promise.all(testHosts.splice(0).map((h) => h.close()));
+});
 
 const stripProvider = (props: Record<string, unknown>) => {
   const { __provider, ...rest } = props;
@@ -53,19 +63,9 @@ afterAll(async () => {
 
 /**
  * What every test of a resource's life starts from, made afresh for it: a key of its own in the org
- * (an org member's key, read only), and a new host (a new `pulumi up`), closed after the test. No test
- * needs another to have run first.
+ * (an org member's key, read only), and a new host. No test needs another to have run first.
  */
-const testHosts: Host[] = [];
-afterEach(async () => {
-  await Promise.all(testHosts.splice(0).map((h) => h.close()));
-});
-
-async function hostForTest(): Promise<Host> {
-  const host = await newHost();
-  testHosts.push(host);
-  return host;
-}
+const hostForTest = () => newHost();
 
 function keyToAdopt(): { id: string; publicKey: string } {
   const k = sim.state.addApiKey({
@@ -418,11 +418,14 @@ describe("the cost of an adoption through the host", () => {
     const big = await startSimulator({ seed: { keys: 0, privateKey: PRIVATE_KEY } });
     try {
       big.state.addApiKeys(1_999);
-      const host = await fixture.newHost({
-        "opsmanager:baseUrl": big.url,
-        "opsmanager:publicKey": big.publicKey,
-        "opsmanager:privateKey": PRIVATE_KEY,
-      });
+      const host = await newHost(
+        {},
+        {
+          "opsmanager:baseUrl": big.url,
+          "opsmanager:publicKey": big.publicKey,
+          "opsmanager:privateKey": PRIVATE_KEY,
+        },
+      );
       const keys = big.state
         .apiKeys()
         .filter((k) => k.publicKey !== big.publicKey)
