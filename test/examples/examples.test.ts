@@ -13,19 +13,23 @@
  * default server is a simulator of its own, seeded as the first named one is, so that a resource sent
  * to the wrong one of the two is seen there.
  *
- * The program's `node_modules` is made here as an install of the packed package would be (unless the
- * example already has one, which is then what runs), and removed afterwards.
+ * Each deployment runs in a copy of its project under the system's temporary folder, whose program's
+ * `node_modules` is made there as an install of the packed package would be: nothing is written in the
+ * repository. Each deployment has simulators of its own, so no test sees another's resources: the
+ * checks, diffs and reads look at one deployment (in hosts of their own, as a second `pulumi up` or a
+ * `pulumi refresh` is a process of its own) and the destroy at another, made for it.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { type NamedSimulator, startSimulator, startSimulators } from "../../simulator";
-import type { Simulator } from "../../simulator/types";
-import { JOB_TYPE, KEY_TYPE, NO_ENV, type Props, startHost } from "../support/host";
+import type { RecordedRequest, Simulator } from "../../simulator/types";
+import { type Host, JOB_TYPE, KEY_TYPE, NO_ENV, type Props, startHost } from "../support/host";
 import { repoRoot } from "../support/program-dir";
 import {
+  type CopiedProject,
   configProblems,
-  ensureInstall,
+  copyProject,
   type Project,
   pwdMain,
   type Registration,
@@ -62,43 +66,117 @@ const orgRoles = (sim: Simulator, id: string) =>
     .map((r) => r.roleName)
     .sort();
 
-let sim: Simulator;
-let named: NamedSimulator[] = [];
-let stackConfig: Record<string, string>;
+/** The simulators one deployment reaches, as `npm run example` and `--servers 2` start them. */
+interface World {
+  /** The default server. */
+  sim: Simulator;
+  /** The servers named in `opsmanager:servers`. */
+  named: NamedSimulator[];
+  stackConfig: Record<string, string>;
+  /** Every simulator a program may reach. */
+  sims(): Simulator[];
+  /** The simulator of the server a registration names; the default server's when it names none. */
+  simOf(r: Registration): Simulator;
+  /** Every request of every simulator since the last reset. */
+  requests(): RecordedRequest[];
+  resetRequests(): void;
+  /** Once every host is closed: no simulator holds a connection, and their logs are final. */
+  idle(): Promise<void>;
+  close(): Promise<void>;
+}
 
-/** Every simulator a program may reach. */
-const sims = (): Simulator[] => [sim, ...named];
-/** The simulator of the server a registration names; the default server's when it names none. */
-const simOf = (r: Registration): Simulator => {
-  const server = r.inputs.server ?? r.outputs.server;
-  return server === undefined ? sim : named.find((s) => s.name === server)!;
-};
-/** Every request of every simulator since the last reset. */
-const requests = () => sims().flatMap((s) => s.requests);
-const resetRequests = () => {
-  for (const s of sims()) s.resetRequests();
-};
-
-beforeAll(async () => {
-  // The simulators as `npm run example` and `--servers 2` start them: the examples' defaults name their
-  // seeded orgs and keys.
-  sim = await startSimulator({});
-  named = await startSimulators(2);
-  stackConfig = {
-    "opsmanager:baseUrl": sim.url,
-    "opsmanager:publicKey": sim.publicKey,
-    "opsmanager:privateKey": sim.privateKey,
-    "opsmanager:servers": JSON.stringify(
-      Object.fromEntries(
-        named.map((s) => [s.name, { baseUrl: s.url, publicKey: s.publicKey, privateKey: s.privateKey }]),
+async function startWorld(): Promise<World> {
+  // The examples' defaults name the simulators' seeded orgs and keys.
+  const sim = await startSimulator({});
+  const named = await startSimulators(2);
+  const sims = () => [sim, ...named];
+  return {
+    sim,
+    named,
+    stackConfig: {
+      "opsmanager:baseUrl": sim.url,
+      "opsmanager:publicKey": sim.publicKey,
+      "opsmanager:privateKey": sim.privateKey,
+      "opsmanager:servers": JSON.stringify(
+        Object.fromEntries(
+          named.map((s) => [s.name, { baseUrl: s.url, publicKey: s.publicKey, privateKey: s.privateKey }]),
+        ),
       ),
-    ),
+    },
+    sims,
+    simOf: (r) => {
+      const server = r.inputs.server ?? r.outputs.server;
+      return server === undefined ? sim : named.find((s) => s.name === server)!;
+    },
+    requests: () => sims().flatMap((s) => s.requests),
+    resetRequests: () => {
+      for (const s of sims()) s.resetRequests();
+    },
+    idle: async () => {
+      await Promise.all(sims().map((s) => s.idle()));
+    },
+    close: async () => {
+      await Promise.all(sims().map((s) => s.close()));
+    },
   };
-});
+}
 
-afterAll(async () => {
-  await Promise.all(sims().map((s) => s.close()));
-});
+/** A project deployed once: its copy, its own simulators, and what its program's run did. */
+interface Deployment {
+  copy: CopiedProject;
+  world: World;
+  result: Run;
+  created: Registration[];
+  /** The simulators' keys as they were before the program ran, by simulator URL and key id. */
+  before: Map<string, { desc: string; roles: string[] }>;
+  /** Each simulator's request log as the run left it (later calls do not change it). */
+  runLog: Map<Simulator, RecordedRequest[]>;
+  /** A new host in the program's directory, configured with the stack's settings, closed with the rest. */
+  newHost(): Promise<Host>;
+  close(): Promise<void>;
+}
+
+async function deploy(project: Project): Promise<Deployment> {
+  const world = await startWorld();
+  const hosts: Host[] = [];
+  let copy: CopiedProject | undefined;
+  try {
+    copy = await copyProject(project);
+    const before = new Map<string, { desc: string; roles: string[] }>();
+    for (const s of world.sims())
+      for (const key of s.state.apiKeys())
+        before.set(`${s.url} ${key.id}`, { desc: key.desc, roles: orgRoles(s, key.id) });
+    const result = await runProgram(copy.project, world.stackConfig);
+    // The deployment is over: its host exits, and its connections with it.
+    await result.host.close();
+    const pwd = pwdMain(copy.project.root, copy.project.main).pwd;
+    const deployed = copy;
+    return {
+      copy: deployed,
+      world,
+      result,
+      created: [...result.registrations],
+      before,
+      runLog: new Map(world.sims().map((s) => [s, [...s.requests]])),
+      async newHost() {
+        const host = await startHost({ cwd: pwd, env: { ...NO_ENV } });
+        hosts.push(host);
+        await host.configure(world.stackConfig);
+        return host;
+      },
+      async close() {
+        await Promise.all(hosts.map((h) => h.close()));
+        await world.close();
+        deployed.cleanup();
+      },
+    };
+  } catch (error) {
+    await Promise.all(hosts.map((h) => h.close()));
+    await world.close();
+    copy?.cleanup();
+    throw error;
+  }
+}
 
 describe("the repository's Pulumi projects", () => {
   it("give every example its own project, whose program is the example's folder", () => {
@@ -129,23 +207,20 @@ describe("the repository's Pulumi projects", () => {
 
 for (const project of projects()) {
   describe(`the project in ${dirOf(project)} (${project.name})`, () => {
-    let result: Run;
-    let removeInstall: () => void = () => {};
-    const created: Registration[] = [];
-    // The simulator's keys as they were before the program ran.
-    const before = new Map<string, { desc: string; roles: string[] }>();
-    const rolesBefore = (s: Simulator) => {
-      for (const key of s.state.apiKeys())
-        before.set(`${s.url} ${key.id}`, { desc: key.desc, roles: orgRoles(s, key.id) });
+    // The deployment the checks, diffs and reads look at: made once, by whichever test needs it first, and
+    // never changed by them (their calls are in hosts of their own). The destroy makes one of its own.
+    let shared: Promise<Deployment> | undefined;
+    const deployed: Promise<Deployment>[] = [];
+    const deployment = (): Promise<Deployment> => {
+      if (shared === undefined) {
+        shared = deploy(project);
+        deployed.push(shared);
+      }
+      return shared;
     };
 
-    beforeAll(async () => {
-      removeInstall = await ensureInstall(pwdMain(project.root, project.main).pwd);
-    }, 120_000);
-
     afterAll(async () => {
-      await result?.host.close();
-      removeInstall();
+      for (const d of await Promise.allSettled(deployed)) if (d.status === "fulfilled") await d.value.close();
     });
 
     it("declares its config as the CLI accepts it when it loads the project", () => {
@@ -153,12 +228,12 @@ for (const project of projects()) {
     });
 
     it("runs its own program, which registers resources that the provider host creates", async () => {
-      for (const s of sims()) rolesBefore(s);
-      resetRequests();
-      result = await runProgram(project, stackConfig);
+      const { copy, world, result, created, runLog } = await deployment();
+      const { sims, simOf, named } = world;
+      const logOf = (s: Simulator) => runLog.get(s) ?? [];
+      const requests = () => sims().flatMap(logOf);
       // The runner loaded the program's own file (through the program's package.json), not the package.
-      expect(result.entry).toBe(path.join(pwdMain(project.root, project.main).pwd, "index.ts"));
-      created.push(...result.registrations);
+      expect(result.entry).toBe(path.join(pwdMain(copy.project.root, copy.project.main).pwd, "index.ts"));
       expect(created.map((r) => r.type)).not.toEqual([]);
       for (const r of created) expect([KEY_TYPE, JOB_TYPE, ASSIGN_TYPE]).toContain(r.type);
       // A job is created with one POST, never two; a key is adopted with at most one PATCH; a key made
@@ -183,7 +258,7 @@ for (const project of projects()) {
       // An assignment is one PATCH of the project's key with its roles.
       for (const a of created.filter((r) => r.type === ASSIGN_TYPE)) {
         const { apiKeyId, groupId } = a.outputs as { apiKeyId: string; groupId: string };
-        const patches = simOf(a).requests.filter(
+        const patches = logOf(simOf(a)).filter(
           (q) => q.method === "PATCH" && q.path === `${API}/groups/${groupId}/apiKeys/${apiKeyId}`,
         );
         expect(patches.map((q) => q.body)).toEqual([{ roles: sorted(a.checked.roles) }]);
@@ -202,7 +277,7 @@ for (const project of projects()) {
         ).toContain(job.id);
       for (const key of created.filter((r) => r.type === KEY_TYPE)) {
         const own = simOf(key);
-        const patches = own.requests.filter(
+        const patches = logOf(own).filter(
           (q) => q.method === "PATCH" && q.path.endsWith(`/orgs/${key.outputs.orgId}/apiKeys/${key.id}`),
         );
         expect(patches.length).toBeLessThanOrEqual(1);
@@ -224,7 +299,7 @@ for (const project of projects()) {
       }
       for (const r of created) {
         for (const other of sims().filter((s) => s !== simOf(r))) {
-          expect(other.requests.filter((q) => q.path.includes(r.id))).toEqual([]);
+          expect(logOf(other).filter((q) => q.path.includes(r.id))).toEqual([]);
         }
       }
       // The program's stack outputs are plain, known values.
@@ -232,22 +307,33 @@ for (const project of projects()) {
     }, 120_000);
 
     it("shows no change on a second check and diff, without a request", async () => {
-      expect(created).not.toEqual([]);
-      resetRequests();
-      for (const r of created) {
-        const checked = await result.host.check(r.urn, r.checked, r.inputs);
+      const d = await deployment();
+      expect(d.created).not.toEqual([]);
+      // A second `pulumi up`: a host of its own.
+      const host = await d.newHost();
+      d.world.resetRequests();
+      for (const r of d.created) {
+        const checked = await host.check(r.urn, r.checked, r.inputs);
         expect(checked.failures).toEqual([]);
         expect(checked.inputs).toEqual(r.checked);
-        const diff = await result.host.diff(r.id, r.urn, r.outputs, checked.inputs);
+        const diff = await host.diff(r.id, r.urn, r.outputs, checked.inputs);
         expect(diff).toMatchObject({ changes: "DIFF_NONE", replaces: [] });
       }
-      expect(requests()).toEqual([]);
+      // Counted once that host has exited and no simulator holds a connection: nothing was, or will be, sent.
+      await host.close();
+      await d.world.idle();
+      expect(d.world.requests()).toEqual([]);
     });
 
     it("reads back what it created, a job as the server now shows it", async () => {
+      const d = await deployment();
+      const { created } = d;
+      const { simOf } = d.world;
       expect(created).not.toEqual([]);
+      // `pulumi refresh`: a host of its own.
+      const host = await d.newHost();
       for (const r of created) {
-        const read = await result.host.read(r.id, r.urn, r.outputs);
+        const read = await host.read(r.id, r.urn, r.outputs);
         expect(read.id).toBe(r.id);
         if (r.type === KEY_TYPE) {
           // Project roles given after the key was made (an assignment in the same program) show on read.
@@ -280,22 +366,26 @@ for (const project of projects()) {
     });
 
     it("deletes what it created: a key back as it was where it restores on delete, a job deleted on the server", async () => {
+      // A deployment of its own, which this test alone destroys.
+      const own = deploy(project);
+      deployed.push(own);
+      const d = await own;
+      const { created, before } = d;
+      const { simOf, requests } = d.world;
       expect(created).not.toEqual([]);
-      resetRequests();
+      d.world.resetRequests();
       // In a host of its own, as `pulumi destroy` is a process of its own: within the deployment that
       // created it, an assignment's delete is its replacement's to skip.
-      const destroy = await startHost({ cwd: pwdMain(project.root, project.main).pwd, env: { ...NO_ENV } });
-      try {
-        await destroy.configure(stackConfig);
-        for (const r of [...created].reverse()) await destroy.delete(r.id, r.urn, r.outputs);
-      } finally {
-        await destroy.close();
-      }
+      const destroy = await d.newHost();
+      for (const r of [...created].reverse()) await destroy.delete(r.id, r.urn, r.outputs);
+      // Counted once that host has exited and no simulator holds a connection: the logs are final.
+      await destroy.close();
+      await d.world.idle();
       const restoring = created.filter((r) => r.type === KEY_TYPE && r.outputs.restoreOnDelete === true);
       for (const key of restoring) {
-        const own = simOf(key);
-        expect({ desc: own.state.apiKey(key.id)!.desc, roles: orgRoles(own, key.id) }).toEqual(
-          before.get(`${own.url} ${key.id}`),
+        const server = simOf(key);
+        expect({ desc: server.state.apiKey(key.id)!.desc, roles: orgRoles(server, key.id) }).toEqual(
+          before.get(`${server.url} ${key.id}`),
         );
       }
       const patched = new Set(
