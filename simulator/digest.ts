@@ -79,6 +79,8 @@ export type DigestVerdict =
 
 interface NonceRecord {
   issuedAt: number;
+  /** How many requests the server had checked when it issued this nonce. */
+  issuedAtRequest: number;
   ncs: Set<number>;
   /** Expired on demand (`expireAll`), whatever its age. */
   expired?: boolean;
@@ -88,6 +90,13 @@ interface NonceRecord {
 export class DigestAuthenticator {
   /** How long a nonce is accepted, in ms. */
   lifetimeMs: number;
+  /**
+   * How many requests, counted by the server from when a nonce was issued, it is accepted for;
+   * `undefined`: no such limit. A lifetime that ages with the traffic, not with a clock.
+   */
+  lifetimeRequests: number | undefined = undefined;
+  /** Requests checked so far. */
+  private checked = 0;
   /** When true, each nonce is accepted once, with nc 00000001. */
   refuseReuse = false;
   /**
@@ -118,7 +127,7 @@ export class DigestAuthenticator {
       }
     }
     const nonce = randomBytes(24).toString("base64");
-    this.nonces.set(nonce, { issuedAt: now, ncs: new Set() });
+    this.nonces.set(nonce, { issuedAt: now, issuedAtRequest: this.checked, ncs: new Set() });
     return nonce;
   }
 
@@ -140,6 +149,7 @@ export class DigestAuthenticator {
    * @param target the request target as received: path and query string.
    */
   verify(header: string | undefined, method: string, target: string): DigestVerdict {
+    this.checked += 1;
     const fields = parseDigestHeader(header);
     const fail = (reason: string, stale = false): DigestVerdict => ({
       ok: false,
@@ -169,7 +179,9 @@ export class DigestAuthenticator {
     if (!sameText(expected, response.toLowerCase())) return fail("wrong response");
     const record = this.nonces.get(nonce);
     if (!record) return fail("unknown nonce");
-    if (record.expired || this.now() - record.issuedAt > this.lifetimeMs) {
+    const aged =
+      this.lifetimeRequests !== undefined && this.checked - record.issuedAtRequest > this.lifetimeRequests;
+    if (record.expired || aged || this.now() - record.issuedAt > this.lifetimeMs) {
       return fail("nonce expired", this.staleOnExpiry);
     }
     const count = Number.parseInt(nc, 16);

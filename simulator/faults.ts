@@ -100,6 +100,13 @@ export class Faults implements FaultController {
     this.digest.lifetimeMs = ms;
   }
 
+  nonceLifetimeRequests(count: number | undefined): void {
+    if (count !== undefined && !(Number.isInteger(count) && count >= 1)) {
+      throw new RangeError(`nonce lifetime in requests must be a positive integer, got ${count}`);
+    }
+    this.digest.lifetimeRequests = count;
+  }
+
   expireNonces(): void {
     this.digest.expireAll();
   }
@@ -118,6 +125,7 @@ export class Faults implements FaultController {
     this.chaos(undefined);
     this.digest.refuseReuse = false;
     this.digest.lifetimeMs = this.defaultNonceLifetimeMs;
+    this.digest.lifetimeRequests = undefined;
     this.pageCap = this.defaultPageCap;
   }
 

@@ -254,6 +254,12 @@ export interface FaultController {
   /** Nonce lifetime from now on, in ms. */
   nonceLifetime(ms: number): void;
   /**
+   * From now on a nonce also expires once the server has checked `count` more requests (of any client)
+   * than when it issued it: a lifetime that ages with the traffic, the same on a busy machine as on a
+   * quiet one. `undefined` turns it off.
+   */
+  nonceLifetimeRequests(count: number | undefined): void;
+  /**
    * Expire every nonce issued so far, now, as if its lifetime had passed (answered as an expired nonce:
    * `stale=true` in the spec's profile, `stale=false` in the deployed one); later nonces live their
    * lifetime.
