@@ -63,25 +63,46 @@ function stateFacade(state: SimState): Simulator["state"] {
   };
 }
 
-/** The server's open client connections, and who waits for there to be none. */
+/**
+ * What clients may still add to the request log: connections whose client has not ended its side (it
+ * may send another request), and requests still being read. `none()` resolves once there are neither,
+ * one event-loop turn later (a request read in full is recorded within that turn).
+ */
 class OpenConnections {
-  private open = 0;
+  private sending = 0;
   private waiting: (() => void)[] = [];
 
   constructor(server: http.Server) {
     // The TCP connection, under TLS too: a handshake that never completes still holds one.
-    server.on("connection", (socket: Socket) => {
-      this.open += 1;
-      socket.once("close", () => {
-        this.open -= 1;
-        if (this.open === 0) for (const resolve of this.waiting.splice(0)) resolve();
-      });
-    });
+    server.on("connection", (socket: Socket) => this.track(socket, ["end", "close"]));
+    server.on("request", (req: http.IncomingMessage) => this.track(req, ["end", "close"]));
   }
 
   none(): Promise<void> {
-    if (this.open === 0) return Promise.resolve();
-    return new Promise((resolve) => this.waiting.push(resolve));
+    return new Promise((resolve) => {
+      this.waiting.push(resolve);
+      this.settle();
+    });
+  }
+
+  /** Counts `emitter` until the first of `events`. */
+  private track(emitter: NodeJS.EventEmitter, events: string[]): void {
+    this.sending += 1;
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      this.sending -= 1;
+      this.settle();
+    };
+    for (const event of events) emitter.once(event, finish);
+  }
+
+  private settle(): void {
+    if (this.sending > 0 || this.waiting.length === 0) return;
+    setImmediate(() => {
+      if (this.sending === 0) for (const resolve of this.waiting.splice(0)) resolve();
+    });
   }
 }
 

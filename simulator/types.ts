@@ -319,9 +319,10 @@ export interface Simulator {
   /** Empty the request log. */
   resetRequests(): void;
   /**
-   * Resolves once no client connection to the server is open (at once when none is). Once the clients
-   * are closed too, every byte they sent has been read, and the request log holds every request they
-   * will ever make: "nothing more was sent" as a fact, not after a guessed wait.
+   * Resolves once no client can add to the request log: every connection's client has ended its side
+   * (closed its connection, or exited), and every request it sent has been read and recorded. Then the
+   * log holds every request those clients will ever make: "nothing more was sent" as a fact, not after
+   * a guessed wait. A request the server still holds (a `hang`, a delay) does not keep it from idle.
    */
   idle(): Promise<void>;
   close(): Promise<void>;
