@@ -79,13 +79,24 @@ export type DigestVerdict =
 
 interface NonceRecord {
   issuedAt: number;
+  /** How many requests the server had checked when it issued this nonce. */
+  issuedAtRequest: number;
   ncs: Set<number>;
+  /** Expired on demand (`expireAll`), whatever its age. */
+  expired?: boolean;
 }
 
 /** Issues nonces and verifies digest credentials against them. */
 export class DigestAuthenticator {
   /** How long a nonce is accepted, in ms. */
   lifetimeMs: number;
+  /**
+   * How many requests, counted by the server from when a nonce was issued, it is accepted for;
+   * `undefined`: no such limit. A lifetime that ages with the traffic, not with a clock.
+   */
+  lifetimeRequests: number | undefined = undefined;
+  /** Requests checked so far. */
+  private checked = 0;
   /** When true, each nonce is accepted once, with nc 00000001. */
   refuseReuse = false;
   /**
@@ -116,8 +127,16 @@ export class DigestAuthenticator {
       }
     }
     const nonce = randomBytes(24).toString("base64");
-    this.nonces.set(nonce, { issuedAt: now, ncs: new Set() });
+    this.nonces.set(nonce, { issuedAt: now, issuedAtRequest: this.checked, ncs: new Set() });
     return nonce;
+  }
+
+  /**
+   * Expires every nonce issued so far, as its lifetime passing would; nonces issued from now on live
+   * their lifetime. A test's way to meet an expired nonce without waiting for a clock.
+   */
+  expireAll(): void {
+    for (const record of this.nonces.values()) record.expired = true;
   }
 
   /** A challenge with a fresh nonce. */
@@ -130,6 +149,7 @@ export class DigestAuthenticator {
    * @param target the request target as received: path and query string.
    */
   verify(header: string | undefined, method: string, target: string): DigestVerdict {
+    this.checked += 1;
     const fields = parseDigestHeader(header);
     const fail = (reason: string, stale = false): DigestVerdict => ({
       ok: false,
@@ -159,7 +179,11 @@ export class DigestAuthenticator {
     if (!sameText(expected, response.toLowerCase())) return fail("wrong response");
     const record = this.nonces.get(nonce);
     if (!record) return fail("unknown nonce");
-    if (this.now() - record.issuedAt > this.lifetimeMs) return fail("nonce expired", this.staleOnExpiry);
+    const aged =
+      this.lifetimeRequests !== undefined && this.checked - record.issuedAtRequest > this.lifetimeRequests;
+    if (record.expired || aged || this.now() - record.issuedAt > this.lifetimeMs) {
+      return fail("nonce expired", this.staleOnExpiry);
+    }
     const count = Number.parseInt(nc, 16);
     if (this.refuseReuse && (count !== 1 || record.ncs.size > 0)) return fail("nonce reuse refused");
     if (count === 0 || record.ncs.has(count)) return fail("nc replayed");

@@ -42,6 +42,10 @@ export class FaultEffects {
       await this.sleep(fault.delayMs);
       if (this.stopped) return true;
     }
+    if (fault.holdUntil !== undefined) {
+      await Promise.resolve(fault.holdUntil).catch(() => undefined);
+      if (this.stopped) return true;
+    }
     if (fault.hang) return true;
     if (fault.drop === "before") {
       req.socket.destroy();

@@ -29,6 +29,9 @@ function validateFault(fault: Fault): void {
   if (fault.delayMs !== undefined && !(fault.delayMs >= 0)) {
     throw new RangeError(`fault.delayMs must be >= 0, got ${fault.delayMs}`);
   }
+  if (fault.holdUntil !== undefined && typeof fault.holdUntil?.then !== "function") {
+    throw new TypeError("fault.holdUntil must be a promise");
+  }
   if (fault.drop !== undefined && !["before", "after", "mid"].includes(fault.drop)) {
     throw new RangeError(`fault.drop must be "before", "after" or "mid", got ${String(fault.drop)}`);
   }
@@ -52,6 +55,7 @@ export function faultName(fault: Fault): string {
   const parts: string[] = [];
   if (fault.beforeAuth) parts.push("before-auth");
   if (fault.delayMs !== undefined) parts.push("delay");
+  if (fault.holdUntil !== undefined) parts.push("held");
   if (fault.hang) parts.push("hang");
   if (fault.drop) parts.push(`drop-${fault.drop}`);
   if (fault.actThenFail) parts.push("act-then-fail");
@@ -96,6 +100,17 @@ export class Faults implements FaultController {
     this.digest.lifetimeMs = ms;
   }
 
+  nonceLifetimeRequests(count: number | undefined): void {
+    if (count !== undefined && !(Number.isInteger(count) && count >= 1)) {
+      throw new RangeError(`nonce lifetime in requests must be a positive integer, got ${count}`);
+    }
+    this.digest.lifetimeRequests = count;
+  }
+
+  expireNonces(): void {
+    this.digest.expireAll();
+  }
+
   refuseNonceReuse(on: boolean): void {
     this.digest.refuseReuse = on;
   }
@@ -110,6 +125,7 @@ export class Faults implements FaultController {
     this.chaos(undefined);
     this.digest.refuseReuse = false;
     this.digest.lifetimeMs = this.defaultNonceLifetimeMs;
+    this.digest.lifetimeRequests = undefined;
     this.pageCap = this.defaultPageCap;
   }
 

@@ -5,7 +5,7 @@
  */
 import * as http from "node:http";
 import * as https from "node:https";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import { API_ROOT } from "./answers";
 import { DEFAULT_NONCE_LIFETIME_MS, DigestAuthenticator } from "./digest";
 import { FaultEffects } from "./fault-effects";
@@ -61,6 +61,49 @@ function stateFacade(state: SimState): Simulator["state"] {
     updateJob: (id, change) => state.jobStore.updateJob(id, change),
     removeJob: (id) => state.jobStore.removeJob(id),
   };
+}
+
+/**
+ * What clients may still add to the request log: connections whose client has not ended its side (it
+ * may send another request), and requests still being read. `none()` resolves once there are neither,
+ * one event-loop turn later (a request read in full is recorded within that turn).
+ */
+class OpenConnections {
+  private sending = 0;
+  private waiting: (() => void)[] = [];
+
+  constructor(server: http.Server) {
+    // The TCP connection, under TLS too: a handshake that never completes still holds one.
+    server.on("connection", (socket: Socket) => this.track(socket, ["end", "close"]));
+    server.on("request", (req: http.IncomingMessage) => this.track(req, ["end", "close"]));
+  }
+
+  none(): Promise<void> {
+    return new Promise((resolve) => {
+      this.waiting.push(resolve);
+      this.settle();
+    });
+  }
+
+  /** Counts `emitter` until the first of `events`. */
+  private track(emitter: NodeJS.EventEmitter, events: string[]): void {
+    this.sending += 1;
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      this.sending -= 1;
+      this.settle();
+    };
+    for (const event of events) emitter.once(event, finish);
+  }
+
+  private settle(): void {
+    if (this.sending > 0 || this.waiting.length === 0) return;
+    setImmediate(() => {
+      if (this.sending === 0) for (const resolve of this.waiting.splice(0)) resolve();
+    });
+  }
 }
 
 function listen(server: http.Server, port: number, host: string): Promise<void> {
@@ -120,6 +163,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     ? https.createServer({ key: opts.tls.key, cert: opts.tls.cert }, listener)
     : http.createServer(listener);
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  const connections = new OpenConnections(server);
   await listen(server, opts.port ?? 0, host);
   const port = (server.address() as AddressInfo).port;
   const url = `${scheme}://${urlHost(host)}:${port}`;
@@ -140,6 +184,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     resetRequests: () => {
       log.requests.length = 0;
     },
+    idle: () => connections.none(),
     close: () => {
       closing ??= shutDown(server, effects, state);
       return closing;

@@ -195,6 +195,12 @@ export interface Fault {
   /** Wait this long before answering. */
   delayMs?: number;
   /**
+   * Hold the request until this promise settles, then go on as without it (after `delayMs`, if both):
+   * a delay that ends when the test says, not when a clock does. A request still held when the
+   * server closes is never answered.
+   */
+  holdUntil?: PromiseLike<unknown>;
+  /**
    * Drop the connection: `"before"` without acting on the request, `"after"` after acting on it
    * (a POST creates its job) and before the response, `"mid"` after acting and after sending part of
    * the response.
@@ -247,6 +253,18 @@ export interface FaultController {
   chaos(options: ChaosOptions | undefined): void;
   /** Nonce lifetime from now on, in ms. */
   nonceLifetime(ms: number): void;
+  /**
+   * From now on a nonce also expires once the server has checked `count` more requests (of any client)
+   * than when it issued it: a lifetime that ages with the traffic, the same on a busy machine as on a
+   * quiet one. `undefined` turns it off.
+   */
+  nonceLifetimeRequests(count: number | undefined): void;
+  /**
+   * Expire every nonce issued so far, now, as if its lifetime had passed (answered as an expired nonce:
+   * `stale=true` in the spec's profile, `stale=false` in the deployed one); later nonces live their
+   * lifetime.
+   */
+  expireNonces(): void;
   /** Accept each nonce once only (nc 00000001); a reuse gets a 401 with a fresh nonce, stale=false. */
   refuseNonceReuse(on: boolean): void;
   /** The page cap from now on (see `SimulatorOptions.maxItemsPerPage`); `undefined`: none. */
@@ -300,5 +318,12 @@ export interface Simulator {
   };
   /** Empty the request log. */
   resetRequests(): void;
+  /**
+   * Resolves once no client can add to the request log: every connection's client has ended its side
+   * (closed its connection, or exited), and every request it sent has been read and recorded. Then the
+   * log holds every request those clients will ever make: "nothing more was sent" as a fact, not after
+   * a guessed wait. A request the server still holds (a `hang`, a delay) does not keep it from idle.
+   */
+  idle(): Promise<void>;
   close(): Promise<void>;
 }

@@ -145,13 +145,27 @@ describe("stale nonces and refused reuse", () => {
   });
 
   it("a server that expires nonces by age keeps working", async () => {
-    const { server, client } = await setup({ nonceTtlMs: 40 });
+    // The server's clock is the test's: 25 ms pass between two requests, and a nonce lives 40 ms, so every
+    // second request meets an expired nonce, however fast or slow this machine is.
+    let clock = 0;
+    const { server, client } = await setup({ nonceTtlMs: 40, now: () => clock });
     for (let i = 0; i < 6; i += 1) {
       await client.request({ method: "GET", path: `/t/${i}` });
-      await new Promise((r) => setTimeout(r, 25));
+      clock += 25;
     }
     expect(server.count("accepted")).toBe(6);
-    expect(server.count("stale")).toBeGreaterThan(0);
+    // A nonce issued at 0 serves 0 and 25 and is stale at 50; its successor, issued at 50, serves 50 and 75…
+    expect(server.requests.map((r) => r.verdict)).toEqual([
+      "challenge",
+      "accepted",
+      "accepted",
+      "stale",
+      "accepted",
+      "accepted",
+      "stale",
+      "accepted",
+      "accepted",
+    ]);
     expectNoNcReused(server);
   });
 
@@ -174,12 +188,20 @@ describe("stale nonces and refused reuse", () => {
   });
 
   it("nonces that keep expiring with stale=false under 16 requests in flight cost one round trip per expiry met", async () => {
-    // Requests come every few ms, well inside a nonce's life, so each adopted nonce is reused before it
-    // expires (two expiries in a row with no reuse between them would look like a server refusing reuse).
-    const { server, client } = await setup({ staleOnExpiry: false, nonceTtlMs: 120 });
+    // The server ages its nonces by the requests it accepts (3 ms of its clock each), so a nonce lives 40
+    // accepted requests: each adopted nonce is reused well before it expires (two expiries in a row with no reuse
+    // between them would look like a server refusing reuse), and 100 requests meet several expiries, on
+    // a quiet machine or a busy one alike.
+    let server: DigestServer | undefined;
+    const started = await setup({
+      staleOnExpiry: false,
+      nonceTtlMs: 120,
+      now: () => (server?.count("accepted") ?? 0) * 3,
+    });
+    server = started.server;
+    const { client } = started;
     const failures: unknown[] = [];
     await pool(100, 16, async (i) => {
-      await new Promise((r) => setTimeout(r, 40));
       await client.request({ method: "GET", path: `/k/${i}` }).catch((e: unknown) => failures.push(e));
     });
     const expired = server.count("stale");
@@ -229,14 +251,22 @@ describe("stale nonces and refused reuse", () => {
   });
 
   it("with 300 ms nonces answered stale=false, three GETs 400 ms apart and then 10 quick GETs cost 6 + 10 round trips", async () => {
-    // The same as the deployed server's expiry meets it: by age.
-    const { server, client } = await setup({ staleOnExpiry: false, nonceTtlMs: 300 });
+    // The same as the deployed server's expiry meets it: by age, on the server's clock, which the test
+    // moves 400 ms between the three GETs and not at all during the 10 quick ones.
+    let clock = 0;
+    const { server, client } = await setup({ staleOnExpiry: false, nonceTtlMs: 300, now: () => clock });
     for (let i = 0; i < 3; i += 1) {
-      if (i > 0) await new Promise((r) => setTimeout(r, 400));
+      if (i > 0) clock += 400;
       await client.request({ method: "GET", path: `/apart/${i}` });
     }
-    expect(server.requests).toHaveLength(6);
-    expect(server.count("stale")).toBe(2);
+    expect(server.requests.map((r) => r.verdict)).toEqual([
+      "challenge",
+      "accepted",
+      "stale",
+      "accepted",
+      "stale",
+      "accepted",
+    ]);
     server.clearRecords();
     for (let i = 0; i < 10; i += 1) await client.request({ method: "GET", path: `/quick/${i}` });
     expect(server.requests.map((r) => r.verdict)).toEqual(Array(10).fill("accepted"));

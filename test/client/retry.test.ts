@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   ApiError,
   backoffDelay,
@@ -10,9 +10,10 @@ import {
   TimeoutError,
   withRetries,
 } from "../../provider/client";
+import { advanceUntil, until, watched, withFakeTimeouts } from "../support/fake-clock";
 import { freePort } from "../support/http";
 import { perTest } from "./support/clients";
-import { type Handler, sendJson } from "./support/digest-server";
+import { type Handler, type RecordedRequest, sendJson } from "./support/digest-server";
 
 const { serve, client: makeClient } = perTest({ retry: { baseDelayMs: 5, maxDelayMs: 50, maxAttempts: 4 } });
 
@@ -24,6 +25,22 @@ function failFirst(failures: number, status: number, headers: Record<string, str
     else sendJson(res, 200, { ok: true });
   };
 }
+
+/**
+ * How long the client waited between the answer that asked it to and its next request, on the server's
+ * clock: from the moment the answer left the server to the moment the retry arrived there. The client
+ * cannot have read the answer before it was sent, nor sent the retry after it arrived, so this is at
+ * least the client's own wait, however busy the machine.
+ */
+function waitedBefore(requests: RecordedRequest[], retry: number): number {
+  const answered = requests[retry - 1]?.answeredAt;
+  const arrived = requests[retry]?.receivedAt;
+  if (answered === undefined || arrived === undefined) throw new Error(`no request ${retry} after an answer`);
+  return arrived - answered;
+}
+
+/** Node's timers count whole milliseconds: a 1,000 ms wait may end up to 1 ms early on a finer clock. */
+const TIMER_GRANULARITY_MS = 1;
 
 describe("retries over the wire", () => {
   for (const status of [503, 502, 504, 429]) {
@@ -44,20 +61,21 @@ describe("retries over the wire", () => {
     const client = makeClient(server.origin, {
       retry: { baseDelayMs: 5, maxDelayMs: 5_000, maxAttempts: 3 },
     });
-    const started = Date.now();
     await client.request({ method: "GET", path: "/r" });
     const accepted = server.requests.filter((r) => r.verdict === "accepted");
     expect(accepted).toHaveLength(2);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
+    expect(waitedBefore(accepted, 1)).toBeGreaterThanOrEqual(1_000 - TIMER_GRANULARITY_MS);
     expect(client.stats.retries).toBe(1);
   });
 
   it("a Retry-After past the time budget fails at once with the 429, saying so", async () => {
     const server = await serve({ handler: failFirst(5, 429, { "retry-after": "60" }) });
     const client = makeClient(server.origin, { retry: { maxElapsedMs: 2_000, maxDelayMs: 100_000 } });
-    const started = Date.now();
-    const error = await client.request({ method: "GET", path: "/r" }).catch((e: unknown) => e);
-    expect(Date.now() - started).toBeLessThan(1_000);
+    // At once: every timer on a fake clock that never moves, so any wait at all would leave the call
+    // unsettled (and the test failing on its timeout).
+    const error = await withFakeTimeouts(() =>
+      client.request({ method: "GET", path: "/r" }).catch((e: unknown) => e),
+    );
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).status).toBe(429);
     expect((error as ApiError).retryAfterMs).toBe(60_000);
@@ -71,11 +89,11 @@ describe("retries over the wire", () => {
   it("a Retry-After longer than maxDelayMs is waited out in full, not cut to maxDelayMs", async () => {
     const server = await serve({ handler: failFirst(1, 429, { "retry-after": "1" }) });
     const client = makeClient(server.origin, { retry: { baseDelayMs: 5, maxDelayMs: 100, maxAttempts: 3 } });
-    const started = Date.now();
     const res = await client.request({ method: "PATCH", path: "/k", body: { desc: "d" } });
     expect(res.body).toEqual({ ok: true });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
-    expect(server.requests.filter((r) => r.method === "PATCH" && r.verdict === "accepted")).toHaveLength(2);
+    const patches = server.requests.filter((r) => r.method === "PATCH" && r.verdict === "accepted");
+    expect(patches).toHaveLength(2);
+    expect(waitedBefore(patches, 1)).toBeGreaterThanOrEqual(1_000 - TIMER_GRANULARITY_MS);
   });
 
   it("gives up after maxAttempts with the last error", async () => {
@@ -144,10 +162,10 @@ describe("retries over the wire", () => {
     const askedClient = makeClient(asked.origin, {
       retry: { baseDelayMs: 5, maxDelayMs: 50, maxAttempts: 3 },
     });
-    const started = Date.now();
     await askedClient.request({ method: "POST", path: "/jobs", body: { a: 1 } });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
-    expect(asked.requests.filter((r) => r.method === "POST" && r.verdict === "accepted")).toHaveLength(2);
+    const askedPosts = asked.requests.filter((r) => r.method === "POST" && r.verdict === "accepted");
+    expect(askedPosts).toHaveLength(2);
+    expect(waitedBefore(askedPosts, 1)).toBeGreaterThanOrEqual(1_000 - TIMER_GRANULARITY_MS);
     expect(askedClient.stats.retries).toBe(1);
   });
 
@@ -188,8 +206,6 @@ describe("retries over the wire", () => {
     const client = makeClient(`http://127.0.0.1:${port}`, {
       retry: { baseDelayMs: 40, maxDelayMs: 80, maxAttempts: 20 },
     });
-    const pending = client.request({ method: "POST", path: "/jobs", body: { a: 1 } });
-    await new Promise((r) => setTimeout(r, 150));
     const http = await import("node:http");
     const bodies: string[] = [];
     const late = http.createServer((req, res) => {
@@ -202,9 +218,21 @@ describe("retries over the wire", () => {
         sendJson(res, req.method === "POST" ? 201 : 200, { ok: true });
       });
     });
-    await new Promise<void>((resolve) => late.listen(port, "127.0.0.1", resolve));
     try {
-      const res = await pending;
+      // The backoff and the client's clock are fake and move only when the test moves them: the server
+      // comes up after the client has been refused and has retried, however slow the machine, and the
+      // refusals' 2 s window is spent on the fake clock alone.
+      const res = await withFakeTimeouts(
+        async () => {
+          const pending = watched(client.request({ method: "POST", path: "/jobs", body: { a: 1 } }));
+          await advanceUntil(() => client.stats.retries >= 1 && client.stats.roundTrips >= 2, 1, 1_000);
+          expect(pending.settled()).toBe(false);
+          await new Promise<void>((resolve) => late.listen(port, "127.0.0.1", resolve));
+          await advanceUntil(pending.settled, 1, 1_000);
+          return pending.promise;
+        },
+        { date: true },
+      );
       expect(res.status).toBe(201);
       expect(bodies).toEqual(['{"a":1}']);
       expect(client.stats.retries).toBeGreaterThan(0);
@@ -232,9 +260,20 @@ describe("retries over the wire", () => {
       },
     });
     const client = makeClient(server.origin, { timeoutMs: 200 });
-    const error = await client.request({ method: "POST", path: "/jobs", body: {} }).catch((e: unknown) => e);
+    // The deadline on a fake clock, moved once the POST is at the server: the challenge GET before it
+    // cannot time out on a busy machine.
+    const error = await withFakeTimeouts(async () => {
+      const call = watched(
+        client.request({ method: "POST", path: "/jobs", body: {} }).catch((e: unknown) => e),
+      );
+      await until(() => server.requests.some((r) => r.method === "POST"));
+      vi.advanceTimersByTime(200);
+      return call.promise;
+    });
     expect(error).toBeInstanceOf(TimeoutError);
     expect((error as TimeoutError).requestSent).toBe(true);
+    // The call is over and its client closed: nothing more can be sent, so the server's log is final.
+    await client.close();
     expect(server.requests.filter((r) => r.method === "POST")).toHaveLength(1);
   });
 });

@@ -76,13 +76,13 @@ afterAll(() => {
 describe("npm run example without the Pulumi CLI", () => {
   it("with no pulumi on PATH and a CLI folder the installer cannot use, exits 1 saying how to install the CLI, before building anything", async () => {
     const cliRoot = path.join(clone, "not-a-folder", "cli");
-    const started = Date.now();
     const result = await run(path.join(clone, "examples", "run-example.js"), {
       ...process.env,
       PATH: pathWithoutPulumi(),
       OPSMANAGER_EXAMPLE_CLI_ROOT: cliRoot,
     });
-    const elapsed = Date.now() - started;
+    // Exit 1 of its own (a run that hung would be killed, with no code), having failed where the CLI's
+    // folder is made (ENOTDIR), so before any download: that, not a wall-clock bound, is "at once".
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(
       `There is no \`pulumi\` on PATH: installing the Pulumi CLI into ${cliRoot}`,
@@ -100,7 +100,6 @@ describe("npm run example without the Pulumi CLI", () => {
       "package.json",
     ]);
     expect(fs.readdirSync(path.join(clone, "examples"))).toEqual(["run-example.js"]);
-    expect(elapsed).toBeLessThan(30_000);
   });
 });
 

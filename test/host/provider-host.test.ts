@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startSimulator } from "../../simulator";
 import type { Simulator } from "../../simulator/types";
-import { type Host, type HostCallError, JOB_TYPE, KEY_TYPE, UNKNOWN, urn } from "../support/host";
+import { type Host, type HostCallError, JOB_TYPE, KEY_TYPE, type Props, UNKNOWN, urn } from "../support/host";
 import { checkThenCreate, type ProviderFixture, pool, providerFixture } from "../support/provider-fixture";
 
 const PRIVATE_KEY = "6f1d2c3b-host-4e5f-a6b7-RECOGNIZABLE01";
@@ -22,12 +22,22 @@ function stackConfig(): Record<string, string> {
   };
 }
 
-function newHost(
+/** A new host (a new `pulumi up`), closed after the test that started it. */
+async function newHost(
   env: Record<string, string | undefined> = {},
   config: Record<string, string> | null = stackConfig(),
 ): Promise<Host> {
-  return fixture.newHost(config, env);
+  const host = await fixture.newHost(config, env);
+  testHosts.push(host);
+  return host;
 }
+
+// Every host a test starts is closed after it: no connection of a finished test stays open on the
+// simulator (`sim.idle()` then speaks of the running test's host alone).
+const testHosts: Host[] = [];
+afterEach(async () => {
+  await Promise.all(testHosts.splice(0).map((h) => h.close()));
+});
 
 const stripProvider = (props: Record<string, unknown>) => {
   const { __provider, ...rest } = props;
@@ -39,28 +49,52 @@ beforeAll(async () => {
   fixture = await providerFixture();
 });
 
+// No fault, nor request log, carried from one test to the next.
+beforeEach(() => {
+  sim.faults.clear();
+  sim.resetRequests();
+});
+
 afterAll(async () => {
   // Nothing the host printed may carry the credential.
   await fixture?.close(PRIVATE_KEY);
   await sim?.close();
 });
 
-describe("OrgApiKey through the real dynamic-provider host", () => {
-  let host: Host;
-  let target: { id: string; publicKey: string };
-  let outs: Record<string, unknown>;
+/**
+ * What every test of a resource's life starts from, made afresh for it: a key of its own in the org
+ * (an org member's key, read only), and a new host. No test needs another to have run first.
+ */
+const hostForTest = () => newHost();
 
-  beforeAll(async () => {
-    host = await newHost();
-    const k = sim.state.apiKeys().find((k) => k.publicKey !== sim.publicKey)!;
-    sim.state.updateApiKey(k.id, {
-      desc: "adopt me",
-      roles: [{ orgId: sim.orgId, roleName: "ORG_READ_ONLY" }],
-    });
-    target = { id: k.id, publicKey: k.publicKey };
+function keyToAdopt(): { id: string; publicKey: string } {
+  const k = sim.state.addApiKey({
+    desc: "adopt me",
+    roles: [{ orgId: sim.orgId, roleName: "ORG_READ_ONLY" }],
+  });
+  return { id: k.id, publicKey: k.publicKey };
+}
+
+const adoptInputs = (target: { publicKey: string }) =>
+  withKey({
+    orgId: sim.orgId,
+    publicKey: target.publicKey,
+    desc: "managed by pulumi",
+    roles: ["ORG_READ_ONLY"],
   });
 
+/** A key of its own, adopted (its description now "managed by pulumi") by a host of its own. */
+async function adopted(): Promise<{ host: Host; target: { id: string; publicKey: string }; outs: Props }> {
+  const host = await hostForTest();
+  const target = keyToAdopt();
+  const r = await host.create(KEY_URN, adoptInputs(target));
+  return { host, target, outs: stripProvider(r.properties) };
+}
+
+describe("OrgApiKey through the real dynamic-provider host", () => {
   it("check accepts good inputs and normalizes roles", async () => {
+    const host = await hostForTest();
+    const target = keyToAdopt();
     const r = await host.check(
       KEY_URN,
       {},
@@ -76,6 +110,7 @@ describe("OrgApiKey through the real dynamic-provider host", () => {
   });
 
   it("check rejects bad inputs property by property without a request", async () => {
+    const host = await hostForTest();
     sim.resetRequests();
     // apiKeyId empty: without it (nor publicKey) the inputs would declare a key to create.
     const r = await host.check(
@@ -87,28 +122,24 @@ describe("OrgApiKey through the real dynamic-provider host", () => {
     expect(r.failures.find((f) => f.property === "roles")!.reason).toMatch(
       /roles\[0\] must be an organization role/,
     );
+    await host.close();
+    await sim.idle();
     expect(sim.requests).toHaveLength(0);
   });
 
   it("check lets unknown values pass during preview", async () => {
+    const host = await hostForTest();
     const r = await host.check(KEY_URN, {}, withKey({ orgId: UNKNOWN, apiKeyId: UNKNOWN, desc: UNKNOWN }));
     expect(r.failures).toEqual([]);
   });
 
   it("create adopts the key and PATCHes only what differs", async () => {
+    const host = await hostForTest();
+    const target = keyToAdopt();
     sim.resetRequests();
-    const r = await host.create(
-      KEY_URN,
-      withKey({
-        orgId: sim.orgId,
-        publicKey: target.publicKey,
-        desc: "managed by pulumi",
-        roles: ["ORG_READ_ONLY"],
-      }),
-    );
+    const r = await host.create(KEY_URN, adoptInputs(target));
     expect(r.id).toBe(target.id);
-    outs = stripProvider(r.properties);
-    expect(outs).toMatchObject({
+    expect(stripProvider(r.properties)).toMatchObject({
       apiKeyId: target.id,
       desc: "managed by pulumi",
       roles: ["ORG_READ_ONLY"],
@@ -119,17 +150,8 @@ describe("OrgApiKey through the real dynamic-provider host", () => {
   });
 
   it("diff: nothing, an update, a replacement", async () => {
-    const same = await host.diff(
-      target.id,
-      KEY_URN,
-      withKey(outs),
-      withKey({
-        orgId: sim.orgId,
-        publicKey: target.publicKey,
-        desc: "managed by pulumi",
-        roles: ["ORG_READ_ONLY"],
-      }),
-    );
+    const { host, target, outs } = await adopted();
+    const same = await host.diff(target.id, KEY_URN, withKey(outs), adoptInputs(target));
     expect(same.changes).toBe("DIFF_NONE");
     const upd = await host.diff(
       target.id,
@@ -148,11 +170,12 @@ describe("OrgApiKey through the real dynamic-provider host", () => {
   });
 
   it("update sends one PATCH with every managed field and returns every output", async () => {
+    const { host, target, outs: created } = await adopted();
     sim.resetRequests();
     const r = await host.update(
       target.id,
       KEY_URN,
-      withKey(outs),
+      withKey(created),
       withKey({
         orgId: sim.orgId,
         publicKey: target.publicKey,
@@ -163,7 +186,7 @@ describe("OrgApiKey through the real dynamic-provider host", () => {
     expect(sim.requests.filter((q) => q.status !== 401).map((q) => [q.method, q.body])).toEqual([
       ["PATCH", { desc: "managed by pulumi", roles: ["ORG_MEMBER", "ORG_READ_ONLY"] }],
     ]);
-    outs = stripProvider(r.properties);
+    const outs = stripProvider(r.properties);
     expect(Object.keys(outs).sort()).toEqual(
       [
         "adopted",
@@ -183,11 +206,12 @@ describe("OrgApiKey through the real dynamic-provider host", () => {
   });
 
   it("read in a new host (pulumi refresh) shows drift made outside Pulumi", async () => {
+    const { target, outs } = await adopted();
     sim.state.updateApiKey(target.id, {
       desc: "edited in the UI",
       roles: [{ orgId: sim.orgId, roleName: "ORG_OWNER" }],
     });
-    const refresh = await newHost();
+    const refresh = await hostForTest();
     const r = await refresh.read(target.id, KEY_URN, withKey(outs));
     expect(r.id).toBe(target.id);
     expect(r.properties).toMatchObject({ desc: "edited in the UI", roles: ["ORG_OWNER"] });
@@ -199,23 +223,29 @@ describe("OrgApiKey through the real dynamic-provider host", () => {
   });
 
   it("read after the key vanished says it is gone", async () => {
+    const host = await hostForTest();
     const gone = sim.state.addApiKey({ desc: "short-lived" });
     const created = await host.create(KEY_URN, withKey({ orgId: sim.orgId, apiKeyId: gone.id }));
     sim.state.removeApiKey(gone.id);
     // `pulumi refresh` runs in a new host process, which lists the org afresh.
-    const refresh = await newHost();
+    const refresh = await hostForTest();
     const r = await refresh.read(gone.id, KEY_URN, created.properties);
     expect(r.id).toBe("");
   });
 
   it("delete releases the key without a request", async () => {
+    const { host, target, outs } = await adopted();
     sim.resetRequests();
     await host.delete(target.id, KEY_URN, withKey(outs));
+    // The host gone and its connections closed: nothing was sent, nor will be.
+    await host.close();
+    await sim.idle();
     expect(sim.requests).toHaveLength(0);
     expect(sim.state.apiKey(target.id)).toBeDefined();
   });
 
   it("a key the org does not have fails naming the org and the key", async () => {
+    const host = await hostForTest();
     const err = (await host
       .create(KEY_URN, withKey({ orgId: sim.orgId, publicKey: "zzzzzzzz" }))
       .catch((e) => e)) as HostCallError;
@@ -225,6 +255,7 @@ describe("OrgApiKey through the real dynamic-provider host", () => {
   });
 
   it("a server error names the method, path, status, errorCode and detail", async () => {
+    const { host, target, outs } = await adopted();
     sim.faults.add({ method: "PATCH", status: 409, errorCode: "CONFLICTING_UPDATE" });
     const err = (await host
       .update(
@@ -242,7 +273,6 @@ describe("OrgApiKey through the real dynamic-provider host", () => {
 });
 
 describe("LogCollectionJob through the real dynamic-provider host", () => {
-  let host: Host;
   const inputs = () => ({
     groupId: sim.groupId,
     resourceType: "REPLICASET",
@@ -252,11 +282,8 @@ describe("LogCollectionJob through the real dynamic-provider host", () => {
     redacted: true,
   });
 
-  beforeAll(async () => {
-    host = await newHost();
-  });
-
   it("check names each bad input", async () => {
+    const host = await hostForTest();
     const r = await host.check(
       JOB_URN,
       {},
@@ -275,6 +302,8 @@ describe("LogCollectionJob through the real dynamic-provider host", () => {
   });
 
   it("create makes the job once, records the id and the job's status from one listing of the project; diff of a create input is a replacement; delete DELETEs the job", async () => {
+    // A new host: the database log's name is learned by this create, whatever ran before.
+    const host = await hostForTest();
     sim.resetRequests();
     const before = sim.state.jobs().length;
     const r = await host.create(JOB_URN, withJob(inputs()));
@@ -308,7 +337,7 @@ describe("LogCollectionJob through the real dynamic-provider host", () => {
 
 describe("a job the server made but answered oddly", () => {
   it("is recorded as a partially created resource, not lost and not sent again", async () => {
-    const host = await newHost();
+    const host = await hostForTest();
     sim.resetRequests();
     sim.faults.add({
       method: "POST",
@@ -328,6 +357,9 @@ describe("a job the server made but answered oddly", () => {
     );
     expect(err.message).toMatch(/The server did create job job-17: it is recorded in the stack/);
     expect(err.partial).toMatchObject({ id: "job-17", properties: { jobId: "job-17", ...inputs } });
+    // Counted once the host is gone and its connections closed: no POST can follow.
+    await host.close();
+    await sim.idle();
     expect(sim.requests.filter((r) => r.method === "POST")).toHaveLength(1);
   });
 });
@@ -386,11 +418,14 @@ describe("the cost of an adoption through the host", () => {
     const big = await startSimulator({ seed: { keys: 0, privateKey: PRIVATE_KEY } });
     try {
       big.state.addApiKeys(1_999);
-      const host = await fixture.newHost({
-        "opsmanager:baseUrl": big.url,
-        "opsmanager:publicKey": big.publicKey,
-        "opsmanager:privateKey": PRIVATE_KEY,
-      });
+      const host = await newHost(
+        {},
+        {
+          "opsmanager:baseUrl": big.url,
+          "opsmanager:publicKey": big.publicKey,
+          "opsmanager:privateKey": PRIVATE_KEY,
+        },
+      );
       const keys = big.state
         .apiKeys()
         .filter((k) => k.publicKey !== big.publicKey)

@@ -7,9 +7,9 @@ import { findKey, rememberKey } from "../../provider/resources/org-api-key/org-k
 import { resetServerMemoryForTests } from "../../provider/resources/shared/server-memory";
 import { startSimulator } from "../../simulator";
 import type { Simulator } from "../../simulator/types";
+import { until, watched } from "../support/fake-clock";
 
 const PAGE = 500;
-const DELAY_MS = 1_500;
 
 let sim: Simulator;
 let client: HttpClient;
@@ -31,31 +31,37 @@ beforeEach(() => {
   sim.resetRequests();
 });
 
-/** Resolves with the time it settled, in ms from `start`. */
-const settledAt = async <T>(start: number, p: Promise<T>): Promise<{ value: T; ms: number }> => {
-  const value = await p;
-  return { value, ms: performance.now() - start };
-};
+/** A promise the test resolves, to release requests a `holdUntil` fault holds. */
+function gate(): { promise: Promise<void>; open: () => void } {
+  let open = () => {};
+  const promise = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { promise, open };
+}
+
+const answeredPages = () => sim.requests.filter((r) => r.status === 200).length;
 
 describe("the shared org listing", () => {
   it("answers for a key on the first page while the later pages are still on the wire", async () => {
     const keys = sim.state.apiKeys();
     const onFirst = keys[10]!;
     const onLast = keys[2 * PAGE + 10]!;
-    // Page 1 as usual; pages 2 and 3 held by the server.
+    // Page 1 as usual; pages 2 and 3 held by the server until the test opens the gate, so "while the
+    // later pages are on the wire" is an order the server enforces, not a race against a delay.
+    const held = gate();
     sim.faults.add(
       { method: "GET", pathPrefix: "/orgs/", times: 1 },
-      { method: "GET", pathPrefix: "/orgs/", delayMs: DELAY_MS, times: 2 },
+      { method: "GET", pathPrefix: "/orgs/", holdUntil: held.promise, times: 2 },
     );
-    const start = performance.now();
-    const [first, last] = await Promise.all([
-      settledAt(start, findKey(client, sim.orgId, { id: onFirst.id })),
-      settledAt(start, findKey(client, sim.orgId, { publicKey: onLast.publicKey })),
-    ]);
-    expect(first.value?.id).toBe(onFirst.id);
-    expect(last.value?.id).toBe(onLast.id);
-    expect(first.ms).toBeLessThan(DELAY_MS / 2);
-    expect(last.ms).toBeGreaterThanOrEqual(DELAY_MS);
+    const last = watched(findKey(client, sim.orgId, { publicKey: onLast.publicKey }));
+    const first = await findKey(client, sim.orgId, { id: onFirst.id });
+    expect(first?.id).toBe(onFirst.id);
+    // Answered from page 1 alone: the later pages not answered, the key of page 3 not yet found.
+    expect(answeredPages()).toBe(1);
+    expect(last.settled()).toBe(false);
+    held.open();
+    expect((await last.promise)?.id).toBe(onLast.id);
     // One listing for both: a challenge and the three pages.
     expect(sim.requests.map((r) => `${r.method} ${r.status}`)).toEqual([
       "GET 401",
@@ -66,14 +72,17 @@ describe("the shared org listing", () => {
   });
 
   it("answers that a key is missing only once every page of two listings is in", async () => {
+    const held = gate();
     sim.faults.add(
       { method: "GET", pathPrefix: "/orgs/", times: 1 },
-      { method: "GET", pathPrefix: "/orgs/", delayMs: 300, times: 2 },
+      { method: "GET", pathPrefix: "/orgs/", holdUntil: held.promise, times: 2 },
     );
-    const start = performance.now();
-    const missing = await settledAt(start, findKey(client, sim.orgId, { id: "5f00000000000000000fffff" }));
-    expect(missing.value).toBeUndefined();
-    expect(missing.ms).toBeGreaterThanOrEqual(300);
+    const missing = watched(findKey(client, sim.orgId, { id: "5f00000000000000000fffff" }));
+    // Both later pages of the first listing at the server, held: no answer yet.
+    await until(() => sim.requests.filter((r) => r.fault === "held").length === 2);
+    expect(missing.settled()).toBe(false);
+    held.open();
+    expect(await missing.promise).toBeUndefined();
     // Pages that agree can still hide a key (one deleted and one added between them): a second
     // listing, started after the first, confirms the key is gone.
     expect(sim.requests.filter((r) => r.status === 200).map((r) => r.query.pageNum)).toEqual([

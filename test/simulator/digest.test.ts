@@ -132,6 +132,43 @@ describe.each(BOTH)("digest authentication (%s profile)", (profile) => {
     expect(nonceOf(reply)).not.toBe(nonce);
   });
 
+  it("expireNonces expires every nonce issued so far, answered as an expired nonce, and not the ones issued after", async () => {
+    const uri = `${API_PATH}/orgs/${sim.orgId}/apiKeys`;
+    const nonce = nonceOf(await exchange(`${sim.apiRoot}/orgs/${sim.orgId}/apiKeys`));
+    sim.faults.expireNonces();
+    const reply = await exchange(`${sim.url}${uri}`, {
+      headers: { Authorization: authorization(sim.publicKey, sim.privateKey, "GET", uri, nonce, 1) },
+    });
+    expect(reply.status).toBe(401);
+    expect(String(reply.headers["www-authenticate"])).toMatch(
+      profile === "spec" ? /stale=true$/ : /stale=false$/,
+    );
+    const fresh = nonceOf(reply);
+    expect(fresh).not.toBe(nonce);
+    const ok = await exchange(`${sim.url}${uri}`, {
+      headers: { Authorization: authorization(sim.publicKey, sim.privateKey, "GET", uri, fresh, 1) },
+    });
+    expect(ok.status).toBe(200);
+  });
+
+  it("nonceLifetimeRequests expires a nonce once the server has checked that many more requests", async () => {
+    sim.faults.nonceLifetimeRequests(2);
+    const uri = `${API_PATH}/orgs/${sim.orgId}/apiKeys`;
+    const nonce = nonceOf(await exchange(`${sim.url}${uri}`));
+    const signed = (nc: number) =>
+      exchange(`${sim.url}${uri}`, {
+        headers: { Authorization: authorization(sim.publicKey, sim.privateKey, "GET", uri, nonce, nc) },
+      });
+    expect((await signed(1)).status).toBe(200);
+    expect((await signed(2)).status).toBe(200);
+    const third = await signed(3);
+    expect(third.status).toBe(401);
+    expect(String(third.headers["www-authenticate"])).toMatch(
+      profile === "spec" ? /stale=true$/ : /stale=false$/,
+    );
+    expect(() => sim.faults.nonceLifetimeRequests(0)).toThrow(/positive integer/);
+  });
+
   it("an expired nonce with wrong credentials gets stale=false", async () => {
     sim.faults.nonceLifetime(30);
     const nonce = nonceOf(await exchange(`${sim.apiRoot}/orgs/${sim.orgId}/apiKeys`));

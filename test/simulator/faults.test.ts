@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startSimulator } from "../../simulator";
 import type { Simulator } from "../../simulator/types";
+import { until } from "../support/fake-clock";
 import {
   CHALLENGE_RE,
   DigestClient,
@@ -112,6 +113,23 @@ describe("fault injection", () => {
     const reply = await client.call("GET", `/orgs/${sim.orgId}/apiKeys`);
     expect(reply.status).toBe(200);
     expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+  });
+
+  it("a holdUntil fault holds the request until its promise settles, then answers normally", async () => {
+    let release = () => {};
+    sim.faults.add({ holdUntil: new Promise<void>((r) => (release = r)) });
+    let answered = false;
+    const reply = client.call("GET", `/orgs/${sim.orgId}/apiKeys`).finally(() => (answered = true));
+    // The request has arrived and is held: recorded, unanswered.
+    await until(() => sim.requests.some((r) => r.fault === "held"));
+    expect(sim.requests.at(-1)).toMatchObject({ fault: "held", status: 0 });
+    expect(answered).toBe(false);
+    release();
+    expect((await reply).status).toBe(200);
+    expect(sim.requests.at(-1)).toMatchObject({ fault: "held", status: 200 });
+    expect(() => sim.faults.add({ holdUntil: 1 as unknown as Promise<void> })).toThrow(
+      /holdUntil must be a promise/,
+    );
   });
 
   it("drop before closes the connection without creating the job", async () => {

@@ -2,10 +2,12 @@
  * The simulator's request log (simulator/request-log.ts): what it records, that it never holds a private
  * key, and how it is emptied or kept empty.
  */
+import * as http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSimulator } from "../../simulator";
 import type { Simulator } from "../../simulator/types";
-import { API_PATH, DigestClient } from "./support";
+import { turns, watched } from "../support/fake-clock";
+import { API_PATH, DigestClient, exchange } from "./support";
 
 describe("request log", () => {
   let sim: Simulator;
@@ -13,6 +15,20 @@ describe("request log", () => {
     sim = await startSimulator({ seed: { keys: 3 } });
   });
   afterAll(() => sim.close());
+
+  it("idle() waits for every client connection to close: then the log holds all its requests", async () => {
+    await sim.idle();
+    const agent = new http.Agent({ keepAlive: true });
+    await exchange(`${sim.apiRoot}/orgs/${sim.orgId}/apiKeys`, { agent });
+    // The answer is read, and the kept-alive connection is still open: the client could send more.
+    const idle = watched(sim.idle());
+    await turns();
+    expect(idle.settled()).toBe(false);
+    const before = sim.requests.length;
+    agent.destroy();
+    await idle.promise;
+    expect(sim.requests).toHaveLength(before);
+  });
 
   it("records challenged and authenticated requests with digest fields and parsed bodies", async () => {
     const client = new DigestClient(sim);

@@ -44,6 +44,10 @@ export interface RecordedRequest {
   nc: string | undefined;
   opaque: string | undefined;
   verdict: Verdict;
+  /** `performance.now()` when the request had arrived in full: the server's own clock. */
+  receivedAt: number;
+  /** `performance.now()` when the last byte of its answer was handed to the socket; unset until then. */
+  answeredAt: number | undefined;
 }
 
 /** Context handed to a handler for an authenticated request. */
@@ -67,6 +71,11 @@ export interface DigestServerOptions {
   password?: string;
   /** Nonces older than this are expired. Default: never. */
   nonceTtlMs?: number;
+  /**
+   * The server's clock, in ms, that ages its nonces against `nonceTtlMs`. Default `Date.now`; a test gives
+   * its own (moved by hand, or by requests received) so that expiry by age does not hang on the machine.
+   */
+  now?: () => number;
   /**
    * Whether an expired nonce is answered `stale=true` (default) or `stale=false`: the Ops Manager spec
    * shows `stale=false`, and no public source says a deployed server ever says `true`.
@@ -134,6 +143,7 @@ export async function startDigestServer(options: DigestServerOptions = {}): Prom
   const username = options.username ?? DEFAULT_USER;
   const password = options.password ?? DEFAULT_PASSWORD;
   const auth = options.auth ?? true;
+  const now = options.now ?? Date.now;
   const nonces = new Map<
     string,
     {
@@ -153,7 +163,7 @@ export async function startDigestServer(options: DigestServerOptions = {}): Prom
   const issue = (opaque?: string): string => {
     const nonce = randomBytes(24).toString("base64");
     nonces.set(nonce, {
-      issuedAt: Date.now(),
+      issuedAt: now(),
       seq: state.issued.length,
       expired: false,
       uses: 0,
@@ -228,7 +238,7 @@ export async function startDigestServer(options: DigestServerOptions = {}): Prom
     if (entry.seen.has(p.nc)) return { verdict: "replay" };
     entry.seen.add(p.nc);
     const expired =
-      entry.expired || (options.nonceTtlMs !== undefined && Date.now() - entry.issuedAt > options.nonceTtlMs);
+      entry.expired || (options.nonceTtlMs !== undefined && now() - entry.issuedAt > options.nonceTtlMs);
     if (expired) return { verdict: "stale" };
     if (options.ncPerOpaque) {
       const client = p.opaque === undefined ? undefined : clients.get(p.opaque);
@@ -265,6 +275,7 @@ export async function startDigestServer(options: DigestServerOptions = {}): Prom
 
   const listener = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     const body = await readBody(req);
+    const receivedAt = performance.now();
     const rec: RecordedRequest = {
       method: req.method ?? "",
       url: req.url ?? "",
@@ -276,7 +287,12 @@ export async function startDigestServer(options: DigestServerOptions = {}): Prom
       nc: undefined,
       opaque: undefined,
       verdict: "open",
+      receivedAt,
+      answeredAt: undefined,
     };
+    res.once("finish", () => {
+      rec.answeredAt = performance.now();
+    });
     state.requests.push(rec);
     if (auth) {
       if (options.reorder !== undefined && req.headers.authorization !== undefined) await held();

@@ -16,9 +16,10 @@
 import { type ChildProcess, fork } from "node:child_process";
 import * as fs from "node:fs";
 import { createRequire } from "node:module";
+import * as os from "node:os";
 import * as path from "node:path";
 import { type Host, NO_ENV, type Props, startHost } from "../../support/host";
-import { fillNodeModules, PACKAGE_NAME } from "../../support/program-dir";
+import { fillNodeModules, PACKAGE_NAME, repoRoot } from "../../support/program-dir";
 
 const req = createRequire(__filename);
 /** The stack every program runs as. */
@@ -124,12 +125,18 @@ function engineConfig(project: Project, stack: Record<string, string>): Record<s
 }
 
 /**
- * The program's node_modules, made from the packed package as an install of it would be, unless the
- * program already has one (which is then what runs). Returns what removes the one made here.
+ * Makes the program's `node_modules` in `pwd` as an install of the packed package would (see
+ * `fillNodeModules`), the program's other dependencies linked from the repository's. `pwd` must be
+ * outside the repository (a copy under the system's temporary folder): the tests never write in the
+ * clone they test. One left behind by an interrupted run is remade.
  */
-export async function ensureInstall(pwd: string): Promise<() => void> {
+export async function ensureInstall(pwd: string): Promise<void> {
+  const inside = path.relative(repoRoot(), path.resolve(pwd));
+  if (!inside.startsWith("..") && !path.isAbsolute(inside)) {
+    throw new Error(`refusing to write node_modules inside the repository (${pwd}): copy the project first`);
+  }
   const nodeModules = path.join(pwd, "node_modules");
-  if (fs.existsSync(nodeModules) && !fs.existsSync(path.join(nodeModules, MADE_HERE))) return () => {};
+  if (fs.existsSync(nodeModules) && !fs.existsSync(path.join(nodeModules, MADE_HERE))) return;
   fs.rmSync(nodeModules, { recursive: true, force: true });
   const manifestFile = path.join(pwd, "package.json");
   const manifest = fs.existsSync(manifestFile)
@@ -141,7 +148,42 @@ export async function ensureInstall(pwd: string): Promise<() => void> {
   const named = [...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.devDependencies ?? {})];
   await fillNodeModules(nodeModules, { links: named.filter((name) => name !== PACKAGE_NAME) });
   fs.writeFileSync(path.join(nodeModules, MADE_HERE), "");
-  return () => fs.rmSync(nodeModules, { recursive: true, force: true });
+}
+
+/** A project copied out of the repository, with its program's `node_modules` made in the copy. */
+export interface CopiedProject {
+  project: Project;
+  /** Removes the copy. Safe to call more than once. */
+  cleanup(): void;
+}
+
+/**
+ * Copies `project` into a folder of its own under `os.tmpdir()`, keeping its place in the repository's
+ * layout (the Pulumi.yaml, and its program's folder, at the same paths below the copy's root, so that a
+ * `main` such as `examples/quickstart/` leads to the same files), without any `node_modules` or build
+ * output of the clone's; then makes the program's `node_modules` in the copy ({@link ensureInstall}).
+ */
+export async function copyProject(project: Project): Promise<CopiedProject> {
+  const root = repoRoot();
+  const copyRoot = fs.mkdtempSync(path.join(os.tmpdir(), "opsm-example-"));
+  const cleanup = () => fs.rmSync(copyRoot, { recursive: true, force: true });
+  try {
+    const projectDir = path.relative(root, project.root);
+    const programDir = path.relative(root, pwdMain(project.root, project.main).pwd);
+    const skip = new Set(["node_modules", "bin", "package-lock.json"]);
+    fs.cpSync(path.join(root, programDir), path.join(copyRoot, programDir), {
+      recursive: true,
+      filter: (src) => !skip.has(path.basename(src)),
+    });
+    fs.mkdirSync(path.join(copyRoot, projectDir), { recursive: true });
+    fs.copyFileSync(path.join(project.root, "Pulumi.yaml"), path.join(copyRoot, projectDir, "Pulumi.yaml"));
+    const copied = readProject(path.join(copyRoot, projectDir, "Pulumi.yaml"));
+    await ensureInstall(pwdMain(copied.root, copied.main).pwd);
+    return { project: copied, cleanup };
+  } catch (error) {
+    cleanup();
+    throw error;
+  }
 }
 
 /** A resource the program registered, as the provider host checked and created it. */
