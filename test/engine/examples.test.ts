@@ -6,7 +6,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { afterEach, expect, it } from "vitest";
+import { describe, it, type TestContext } from "vitest";
 import { startSimulator, startSimulators } from "../../simulator";
 import type { Simulator } from "../../simulator/types";
 import { describeEngine } from "./support/cli";
@@ -43,68 +43,82 @@ const CASES: Case[] = [
   { example: "two-servers", lists: true, servers: 2 },
 ];
 
+/**
+ * A stack and its simulators, removed when the test ends. The tests of this file run concurrently: the
+ * hook is the test context's own, not vitest's global one, which may belong to another test.
+ */
+async function world(
+  onTestFinished: TestContext["onTestFinished"],
+  bin: string,
+  servers: 1 | 2,
+  options: Parameters<typeof makeStack>[1],
+): Promise<{ stack: EngineStack; sims: Simulator[] }> {
+  const sims = servers === 1 ? [await startSimulator(STEADY_JOBS)] : await startSimulators(2, STEADY_JOBS);
+  onTestFinished(() => Promise.all(sims.map((s) => s.close())).then(() => undefined));
+  const stack = await makeStack(bin, options);
+  onTestFinished(() => stack.cleanup());
+  if (servers === 1) await configureDefaultServer(stack, sims[0]!);
+  else for (const [i, sim] of sims.entries()) await configureNamedServer(stack, `sim${i + 1}`, sim);
+  return { stack, sims };
+}
+
 describeEngine("test/engine/examples: each example under the real pulumi", (bin) => {
-  let stack: EngineStack | undefined;
-  let sims: Simulator[] = [];
-  afterEach(async () => {
-    await stack?.cleanup();
-    await Promise.all(sims.map((s) => s.close()));
-    stack = undefined;
-    sims = [];
-  });
+  // Each test has its own stack and simulators: they run side by side, as separate users' stacks would.
+  describe.concurrent("every example", () => {
+    for (const { example, files, lists, servers } of CASES) {
+      const name = files ? "the README's first program" : example;
+      it(`${name}: preview sends nothing, up, no change on preview and refresh, destroy leaves the server as it was`, async ({
+        expect,
+        onTestFinished,
+      }) => {
+        const { stack, sims } = await world(onTestFinished, bin, servers, { example, files: files?.() });
+        const before = sims.map(snapshot);
 
-  for (const { example, files, lists, servers } of CASES) {
-    const name = files ? "the README's first program" : example;
-    it(`${name}: preview sends nothing, up, no change on preview and refresh, destroy leaves the server as it was`, async () => {
-      sims = servers === 1 ? [await startSimulator(STEADY_JOBS)] : await startSimulators(2, STEADY_JOBS);
-      stack = await makeStack(bin, { example, files: files?.() });
-      if (servers === 1) await configureDefaultServer(stack, sims[0]!);
-      else for (const [i, sim] of sims.entries()) await configureNamedServer(stack, `sim${i + 1}`, sim);
-      const before = sims.map(snapshot);
+        const preview = await stack.pulumi(["preview"]);
+        expect(preview.stdout).toMatch(/\+ \d+ to create/);
+        if (files) {
+          // What the README says of it: one create per resource, under the two type tokens.
+          expect(preview.stdout).toMatch(/\+ +pulumi-nodejs:dynamic\/opsmanager:OrgApiKey ci-key create/);
+          expect(preview.stdout).toMatch(
+            /\+ +pulumi-nodejs:dynamic\/opsmanager:LogCollectionJob rs0-logs create/,
+          );
+          expect(preview.stdout).toMatch(/\+ 3 to create/);
+        }
+        for (const sim of sims) {
+          const sent = sim.requests.filter(
+            (r) => !(lists && r.method === "GET" && r.path === `/api/public/v1.0/orgs/${sim.orgId}/apiKeys`),
+          );
+          expect(sent.map((r) => `${r.method} ${r.path}`)).toEqual([]);
+        }
 
-      const preview = await stack.pulumi(["preview"]);
-      expect(preview.stdout).toMatch(/\+ \d+ to create/);
-      if (files) {
-        // What the README says of it: one create per resource, under the two type tokens.
-        expect(preview.stdout).toMatch(/\+ +pulumi-nodejs:dynamic\/opsmanager:OrgApiKey ci-key create/);
-        expect(preview.stdout).toMatch(
-          /\+ +pulumi-nodejs:dynamic\/opsmanager:LogCollectionJob rs0-logs create/,
-        );
-        expect(preview.stdout).toMatch(/\+ 3 to create/);
-      }
-      for (const sim of sims) {
-        const sent = sim.requests.filter(
-          (r) => !(lists && r.method === "GET" && r.path === `/api/public/v1.0/orgs/${sim.orgId}/apiKeys`),
-        );
-        expect(sent.map((r) => `${r.method} ${r.path}`)).toEqual([]);
-      }
+        const up = await stack.pulumi(["up", "--yes"]);
+        expect(up.stdout).toMatch(/\d+ created/);
+        expect(sims.map(snapshot)).not.toEqual(before);
 
-      const up = await stack.pulumi(["up", "--yes"]);
-      expect(up.stdout).toMatch(/\d+ created/);
-      expect(sims.map(snapshot)).not.toEqual(before);
+        await stack.pulumi(["preview", "--expect-no-changes"]);
+        await stack.pulumi(["refresh", "--yes", "--expect-no-changes"]);
+        await stack.pulumi(["preview", "--expect-no-changes"]);
 
-      await stack.pulumi(["preview", "--expect-no-changes"]);
-      await stack.pulumi(["refresh", "--yes", "--expect-no-changes"]);
-      await stack.pulumi(["preview", "--expect-no-changes"]);
+        const destroy = await stack.pulumi(["destroy", "--yes"]);
+        expect(destroy.stdout).toMatch(/\d+ deleted/);
+        expect(sims.map(snapshot)).toEqual(before);
+        const state = await stack.exportState();
+        expect(state.deployment.resources ?? []).toEqual([]);
+      });
+    }
 
-      const destroy = await stack.pulumi(["destroy", "--yes"]);
-      expect(destroy.stdout).toMatch(/\d+ deleted/);
-      expect(sims.map(snapshot)).toEqual(before);
-      const state = await stack.exportState();
-      expect(state.deployment.resources ?? []).toEqual([]);
+    it("an example whose resource fails its check: preview fails with the check's message, and no request is sent", async ({
+      expect,
+      onTestFinished,
+    }) => {
+      const { stack, sims } = await world(onTestFinished, bin, 1, { example: "quickstart" });
+      await stack.config("quickstart:groupId", "not-a-group-id");
+      const preview = await stack.pulumi(["preview"], { allowFailure: true });
+      expect(preview.code).not.toBe(0);
+      expect(preview.stdout).toMatch(
+        /pulumi-nodejs:dynamic\/opsmanager:LogCollectionJob \(rs0-logs\):\n\s+error: .*groupId must be 24 hexadecimal digits, the project \(group\) id \(got "not-a-group-id"\)/,
+      );
+      expect(sims[0]!.requests).toEqual([]);
     });
-  }
-
-  it("an example whose resource fails its check: preview fails with the check's message, and no request is sent", async () => {
-    sims = [await startSimulator(STEADY_JOBS)];
-    stack = await makeStack(bin, { example: "quickstart" });
-    await configureDefaultServer(stack, sims[0]!);
-    await stack.config("quickstart:groupId", "not-a-group-id");
-    const preview = await stack.pulumi(["preview"], { allowFailure: true });
-    expect(preview.code).not.toBe(0);
-    expect(preview.stdout).toMatch(
-      /pulumi-nodejs:dynamic\/opsmanager:LogCollectionJob \(rs0-logs\):\n\s+error: .*groupId must be 24 hexadecimal digits, the project \(group\) id \(got "not-a-group-id"\)/,
-    );
-    expect(sims[0]!.requests).toEqual([]);
   });
 });
