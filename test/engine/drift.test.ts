@@ -2,27 +2,17 @@
  * Drift under the real engine: a key's desc changed on the server by hand, `pulumi refresh`, then what
  * `pulumi preview --diff` prints, and `pulumi up` putting the declared value back.
  */
-import { afterEach, expect, it } from "vitest";
-import { startSimulator } from "../../simulator";
-import type { Simulator } from "../../simulator/types";
+import { expect, it } from "vitest";
 import { describeEngine } from "./support/cli";
-import { type EngineStack, makeStack } from "./support/stack";
-import { configureDefaultServer } from "./support/world";
+import { openWorld } from "./support/world";
 
 const DECLARED = "CI pipeline (managed by Pulumi)";
 
 describeEngine("test/engine/drift: a change made outside Pulumi, under the real pulumi", (bin) => {
-  let stack: EngineStack | undefined;
-  let sim: Simulator | undefined;
-  afterEach(async () => {
-    await stack?.cleanup();
-    await sim?.close();
-  });
-
-  it("refresh records a desc changed by hand, preview --diff shows it going back, up puts it back", async () => {
-    sim = await startSimulator({ jobDurationMs: 3_600_000 });
-    stack = await makeStack(bin, { example: "quickstart" });
-    await configureDefaultServer(stack, sim);
+  it("refresh records a desc changed by hand, preview --diff shows it going back, up puts it back", async ({
+    onTestFinished,
+  }) => {
+    const { stack, sim } = await openWorld(onTestFinished, bin, { project: { example: "quickstart" } });
     await stack.pulumi(["up", "--yes", "--skip-preview"]);
     const key = sim.state.apiKeys().find((k) => k.desc === DECLARED);
     expect(key).toBeDefined();

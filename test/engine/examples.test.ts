@@ -6,16 +6,10 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { describe, it, type TestContext } from "vitest";
-import { startSimulator, startSimulators } from "../../simulator";
-import type { Simulator } from "../../simulator/types";
+import { describe, it } from "vitest";
 import { describeEngine } from "./support/cli";
-import { type EngineStack, makeStack, REPO } from "./support/stack";
-import { configureDefaultServer, configureNamedServer, snapshot } from "./support/world";
-
-// Jobs stay IN_PROGRESS for the whole test: a refresh that finds nothing changed does not depend on
-// how fast the machine is.
-const STEADY_JOBS = { jobDurationMs: 3_600_000 };
+import { REPO } from "./support/stack";
+import { openWorld, snapshot } from "./support/world";
 
 /** The README's first program, as a reader copies it into a project (the quickstart's project files). */
 function readmeQuickstart(): Record<string, string> {
@@ -43,25 +37,6 @@ const CASES: Case[] = [
   { example: "two-servers", lists: true, servers: 2 },
 ];
 
-/**
- * A stack and its simulators, removed when the test ends. The tests of this file run concurrently: the
- * hook is the test context's own, not vitest's global one, which may belong to another test.
- */
-async function world(
-  onTestFinished: TestContext["onTestFinished"],
-  bin: string,
-  servers: 1 | 2,
-  options: Parameters<typeof makeStack>[1],
-): Promise<{ stack: EngineStack; sims: Simulator[] }> {
-  const sims = servers === 1 ? [await startSimulator(STEADY_JOBS)] : await startSimulators(2, STEADY_JOBS);
-  onTestFinished(() => Promise.all(sims.map((s) => s.close())).then(() => undefined));
-  const stack = await makeStack(bin, options);
-  onTestFinished(() => stack.cleanup());
-  if (servers === 1) await configureDefaultServer(stack, sims[0]!);
-  else for (const [i, sim] of sims.entries()) await configureNamedServer(stack, `sim${i + 1}`, sim);
-  return { stack, sims };
-}
-
 describeEngine("test/engine/examples: each example under the real pulumi", (bin) => {
   // Each test has its own stack and simulators: they run side by side, as separate users' stacks would.
   describe.concurrent("every example", () => {
@@ -71,7 +46,10 @@ describeEngine("test/engine/examples: each example under the real pulumi", (bin)
         expect,
         onTestFinished,
       }) => {
-        const { stack, sims } = await world(onTestFinished, bin, servers, { example, files: files?.() });
+        const { stack, sims } = await openWorld(onTestFinished, bin, {
+          servers,
+          project: { example, files: files?.() },
+        });
         const before = sims.map(snapshot);
 
         const preview = await stack.pulumi(["preview"]);
@@ -111,7 +89,7 @@ describeEngine("test/engine/examples: each example under the real pulumi", (bin)
       expect,
       onTestFinished,
     }) => {
-      const { stack, sims } = await world(onTestFinished, bin, 1, { example: "quickstart" });
+      const { stack, sims } = await openWorld(onTestFinished, bin, { project: { example: "quickstart" } });
       await stack.config("quickstart:groupId", "not-a-group-id");
       const preview = await stack.pulumi(["preview"], { allowFailure: true });
       expect(preview.code).not.toBe(0);

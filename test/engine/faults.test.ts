@@ -2,27 +2,17 @@
  * A create that fails midway, under the real engine: `pulumi up` fails with the provider's message,
  * the stack keeps what was made, and the next `pulumi up` finishes it without a duplicate.
  */
-import { afterEach, expect, it } from "vitest";
-import { startSimulator } from "../../simulator";
-import type { Simulator } from "../../simulator/types";
+import { expect, it } from "vitest";
 import { describeEngine } from "./support/cli";
-import { type EngineStack, makeStack } from "./support/stack";
-import { configureDefaultServer } from "./support/world";
+import { openWorld } from "./support/world";
 
 const DESC = "CI pipeline (created by Pulumi)";
 
 describeEngine("test/engine/faults: a create that fails midway, under the real pulumi", (bin) => {
-  let stack: EngineStack | undefined;
-  let sim: Simulator | undefined;
-  afterEach(async () => {
-    await stack?.cleanup();
-    await sim?.close();
-  });
-
-  it("the key made, its project assignment refused: up fails saying so, the stack keeps the key, the next up assigns it", async () => {
-    sim = await startSimulator({ jobDurationMs: 3_600_000 });
-    stack = await makeStack(bin, { example: "ci-key" });
-    await configureDefaultServer(stack, sim);
+  it("the key made, its project assignment refused: up fails saying so, the stack keeps the key, the next up assigns it", async ({
+    onTestFinished,
+  }) => {
+    const { stack, sim } = await openWorld(onTestFinished, bin, { project: { example: "ci-key" } });
     sim.faults.add({
       method: "PATCH",
       pathPrefix: `/groups/${sim.groupId}/apiKeys/`,
@@ -74,10 +64,10 @@ describeEngine("test/engine/faults: a create that fails midway, under the real p
     expect(sim.state.apiKey(key.id)).toBeUndefined();
   });
 
-  it("a key made, its access list refused: the key is deleted, up fails saying so, the next up makes one key", async () => {
-    sim = await startSimulator({ jobDurationMs: 3_600_000 });
-    stack = await makeStack(bin, { example: "ci-key" });
-    await configureDefaultServer(stack, sim);
+  it("a key made, its access list refused: the key is deleted, up fails saying so, the next up makes one key", async ({
+    onTestFinished,
+  }) => {
+    const { stack, sim } = await openWorld(onTestFinished, bin, { project: { example: "ci-key" } });
     sim.faults.add({
       method: "POST",
       pathPrefix: `/orgs/${sim.orgId}/apiKeys/`,
@@ -109,10 +99,10 @@ describeEngine("test/engine/faults: a create that fails midway, under the real p
     await stack.pulumi(["destroy", "--yes"]);
   });
 
-  it("a job POST answered 500 after the server made it: up fails asking to check, and never sends it again", async () => {
-    sim = await startSimulator({ jobDurationMs: 3_600_000 });
-    stack = await makeStack(bin, { example: "incident-logs" });
-    await configureDefaultServer(stack, sim);
+  it("a job POST answered 500 after the server made it: up fails asking to check, and never sends it again", async ({
+    onTestFinished,
+  }) => {
+    const { stack, sim } = await openWorld(onTestFinished, bin, { project: { example: "incident-logs" } });
     sim.faults.add({
       method: "POST",
       pathPrefix: `/groups/${sim.groupId}/logCollectionJobs`,

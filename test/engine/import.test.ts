@@ -3,12 +3,9 @@
  * be imported: the engine sends no provider, pulumi/pulumi#16175), and the adopt path the README
  * offers instead, run.
  */
-import { afterEach, expect, it } from "vitest";
-import { startSimulator } from "../../simulator";
-import type { Simulator } from "../../simulator/types";
+import { expect, it } from "vitest";
 import { describeEngine } from "./support/cli";
-import { type EngineStack, makeStack } from "./support/stack";
-import { configureDefaultServer, snapshot, writes } from "./support/world";
+import { openWorld, snapshot, writes } from "./support/world";
 
 const PROJECT = `name: adopt
 runtime:
@@ -18,18 +15,14 @@ runtime:
 `;
 
 describeEngine("test/engine/import: pulumi import, and adoption instead", (bin) => {
-  let stack: EngineStack | undefined;
-  let sim: Simulator | undefined;
-  afterEach(async () => {
-    await stack?.cleanup();
-    await sim?.close();
-  });
-
-  it("import fails in preview with the SDK's host error and changes nothing; declaring the key adopts it with no request", async () => {
-    sim = await startSimulator({});
-    const key = sim.state.apiKeys().find((k) => k.publicKey !== sim!.publicKey)!;
-    stack = await makeStack(bin, { files: { "Pulumi.yaml": PROJECT, "index.ts": "export {};\n" } });
-    await configureDefaultServer(stack, sim);
+  it("import fails in preview with the SDK's host error and changes nothing; declaring the key adopts it with no request", async ({
+    onTestFinished,
+  }) => {
+    const { stack, sim } = await openWorld(onTestFinished, bin, {
+      simulator: {},
+      project: { files: { "Pulumi.yaml": PROJECT, "index.ts": "export {};\n" } },
+    });
+    const key = sim.state.apiKeys().find((k) => k.publicKey !== sim.publicKey)!;
     const before = snapshot(sim);
 
     const imported = await stack.pulumi(

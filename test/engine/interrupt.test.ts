@@ -2,29 +2,22 @@
  * An interrupted `pulumi up` (Ctrl-C while creates are in flight, sent to the whole process group as a
  * terminal sends it), under the real engine: what it leaves, and what the next commands do with it.
  */
-import { afterEach, expect, it } from "vitest";
-import { startSimulator } from "../../simulator";
+import { expect, it, type TestContext } from "vitest";
 import type { Simulator } from "../../simulator/types";
 import { describeEngine } from "./support/cli";
-import { type EngineStack, makeStack, type RunResult } from "./support/stack";
-import { configureDefaultServer } from "./support/world";
+import type { EngineStack, RunResult } from "./support/stack";
+import { openWorld } from "./support/world";
 
 const REPLICA_SETS = ["rs0", "rs1", "rs2", "rs3"];
 const JOB_TYPE = "pulumi-nodejs:dynamic/opsmanager:LogCollectionJob";
 
 describeEngine("test/engine/interrupt: Ctrl-C during pulumi up", (bin) => {
-  let stack: EngineStack | undefined;
-  let sim: Simulator | undefined;
-  afterEach(async () => {
-    await stack?.cleanup();
-    await sim?.close();
-  });
-
   /** incident-logs with four jobs, whose POSTs the server holds for `holdMs` before it acts. */
-  async function fourJobsHeld(holdMs: number): Promise<{ stack: EngineStack; sim: Simulator }> {
-    sim = await startSimulator({ jobDurationMs: 3_600_000 });
-    stack = await makeStack(bin, { example: "incident-logs" });
-    await configureDefaultServer(stack, sim);
+  async function fourJobsHeld(
+    onTestFinished: TestContext["onTestFinished"],
+    holdMs: number,
+  ): Promise<{ stack: EngineStack; sim: Simulator }> {
+    const { stack, sim } = await openWorld(onTestFinished, bin, { project: { example: "incident-logs" } });
     for (const [i, name] of REPLICA_SETS.entries()) {
       await stack.config(`incident-logs:replicaSets[${i}]`, name, { path: true });
     }
@@ -64,8 +57,10 @@ describeEngine("test/engine/interrupt: Ctrl-C during pulumi up", (bin) => {
     });
   }
 
-  it("one Ctrl-C: the creates in flight finish and are recorded; the next up and refresh change nothing", async () => {
-    const { stack: s, sim: server } = await fourJobsHeld(1500);
+  it("one Ctrl-C: the creates in flight finish and are recorded; the next up and refresh change nothing", async ({
+    onTestFinished,
+  }) => {
+    const { stack: s, sim: server } = await fourJobsHeld(onTestFinished, 1500);
     const up = await upInterrupted(s, server, 1);
     expect(up.code).not.toBe(0);
     expect(up.stdout).toContain("^C received; cancelling");
@@ -87,8 +82,10 @@ describeEngine("test/engine/interrupt: Ctrl-C during pulumi up", (bin) => {
     expect(server.state.jobs()).toHaveLength(4);
   });
 
-  it("two Ctrl-Cs: the creates are left pending; checked and cleared as the README says, the next up makes each job once", async () => {
-    const { stack: s, sim: server } = await fourJobsHeld(3000);
+  it("two Ctrl-Cs: the creates are left pending; checked and cleared as the README says, the next up makes each job once", async ({
+    onTestFinished,
+  }) => {
+    const { stack: s, sim: server } = await fourJobsHeld(onTestFinished, 3000);
     const up = await upInterrupted(s, server, 2);
     expect(up.code).not.toBe(0);
     expect(up.stdout).toContain("^C received; terminating");

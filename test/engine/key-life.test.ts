@@ -2,12 +2,10 @@
  * A key's life where the review of issue 26 found keys lost or wrongly restored, under the real engine:
  * two created keys alike with one create failing, and replacements of resources that restore on delete.
  */
-import { afterEach, expect, it } from "vitest";
-import { startSimulator } from "../../simulator";
+import { expect, it } from "vitest";
 import type { Simulator } from "../../simulator/types";
 import { describeEngine } from "./support/cli";
-import { type EngineStack, makeStack } from "./support/stack";
-import { configureDefaultServer } from "./support/world";
+import { openWorld } from "./support/world";
 
 const PROJECT = `name: key-life
 runtime:
@@ -19,26 +17,22 @@ runtime:
 describeEngine(
   "test/engine/key-life: keys made alike, and replacements that restore, under the real pulumi",
   (bin) => {
-    let stack: EngineStack | undefined;
-    let sim: Simulator | undefined;
-    afterEach(async () => {
-      await stack?.cleanup();
-      await sim?.close();
-    });
-
-    it("two keys created alike, one POST refused: the key made for the other resource stays, the next up makes the second", async () => {
-      sim = await startSimulator({});
-      stack = await makeStack(bin, {
-        files: {
-          "Pulumi.yaml": PROJECT,
-          "index.ts": `import { OrgApiKey } from "pulumi-opsmanager";
+    it("two keys created alike, one POST refused: the key made for the other resource stays, the next up makes the second", async ({
+      onTestFinished,
+    }) => {
+      const { stack, sim } = await openWorld(onTestFinished, bin, {
+        simulator: {},
+        project: ([server]) => ({
+          files: {
+            "Pulumi.yaml": PROJECT,
+            "index.ts": `import { OrgApiKey } from "pulumi-opsmanager";
 for (const team of ["blue", "green"]) {
-  new OrgApiKey(team, { orgId: "${sim.orgId}", desc: "CI", roles: ["ORG_MEMBER"] });
+  new OrgApiKey(team, { orgId: "${server!.orgId}", desc: "CI", roles: ["ORG_MEMBER"] });
 }
 `,
-        },
+          },
+        }),
       });
-      await configureDefaultServer(stack, sim);
       const path = `/orgs/${sim.orgId}/apiKeys`;
       // The first create's POST goes through; the second is refused without making anything.
       sim.faults.add(
@@ -64,21 +58,29 @@ for (const team of ["blue", "green"]) {
       expect(sim.state.apiKeys().filter((k) => k.desc === "CI")).toEqual([]);
     });
 
-    it("an assignment and an adopted key that restore on delete, replaced with up --replace: declared after, the originals back after destroy", async () => {
-      sim = await startSimulator({});
-      const key = sim.state.addApiKey({
-        desc: "original desc",
-        roles: [
-          { orgId: sim.orgId, roleName: "ORG_READ_ONLY" },
-          { groupId: sim.groupId, roleName: "GROUP_READ_ONLY" },
-        ],
-      });
-      stack = await makeStack(bin, {
-        files: {
-          "Pulumi.yaml": PROJECT,
-          "index.ts": `import { ApiKeyProjectAssignment, OrgApiKey } from "pulumi-opsmanager";
+    it("an assignment and an adopted key that restore on delete, replaced with up --replace: declared after, the originals back after destroy", async ({
+      onTestFinished,
+    }) => {
+      // The key as it was before the program: an org role and a project role of its own.
+      const arrange = (server: Simulator) =>
+        server.state.addApiKey({
+          desc: "original desc",
+          roles: [
+            { orgId: server.orgId, roleName: "ORG_READ_ONLY" },
+            { groupId: server.groupId, roleName: "GROUP_READ_ONLY" },
+          ],
+        });
+      let key!: ReturnType<typeof arrange>;
+      const { stack, sim } = await openWorld(onTestFinished, bin, {
+        simulator: {},
+        project: ([server]) => {
+          key = arrange(server!);
+          return {
+            files: {
+              "Pulumi.yaml": PROJECT,
+              "index.ts": `import { ApiKeyProjectAssignment, OrgApiKey } from "pulumi-opsmanager";
 new OrgApiKey("adopted", {
-  orgId: "${sim.orgId}",
+  orgId: "${server!.orgId}",
   apiKeyId: "${key.id}",
   desc: "declared desc",
   roles: ["ORG_MEMBER"],
@@ -86,14 +88,15 @@ new OrgApiKey("adopted", {
 });
 new ApiKeyProjectAssignment("assigned", {
   apiKeyId: "${key.id}",
-  groupId: "${sim.groupId}",
+  groupId: "${server!.groupId}",
   roles: ["GROUP_OWNER"],
   restoreOnDelete: true,
 });
 `,
+            },
+          };
         },
       });
-      await configureDefaultServer(stack, sim);
       const onServer = () => {
         const k = sim!.state.apiKey(key.id)!;
         return {

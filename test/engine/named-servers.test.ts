@@ -3,27 +3,21 @@
  * `pulumi config set --path` (the private keys with `--secret`), and a server renamed the way the
  * README describes: the new name beside the old, the program moved to it, `pulumi up`, the old removed.
  */
-import { afterEach, expect, it } from "vitest";
-import type { NamedSimulator } from "../../simulator";
-import { startSimulators } from "../../simulator";
+import { expect, it } from "vitest";
+import type { Simulator } from "../../simulator/types";
 import { describeEngine } from "./support/cli";
-import { type EngineStack, makeStack } from "./support/stack";
-import { configureNamedServer, snapshot, writes } from "./support/world";
+import { configureNamedServer, openWorld, snapshot, writes } from "./support/world";
 
 describeEngine("test/engine/named-servers: two Ops Managers in one stack, under the real pulumi", (bin) => {
-  let stack: EngineStack | undefined;
-  let sims: NamedSimulator[] = [];
-  afterEach(async () => {
-    await stack?.cleanup();
-    await Promise.all(sims.map((s) => s.close()));
-  });
-
-  it("the private keys are stored encrypted; a rename is an update with no request; refresh and destroy on the new name", async () => {
-    sims = await startSimulators(2, { jobDurationMs: 3_600_000 });
-    const [dc1, dc2] = sims as [NamedSimulator, NamedSimulator];
-    stack = await makeStack(bin, { example: "two-servers" });
-    await configureNamedServer(stack, "sim1", dc1);
-    await configureNamedServer(stack, "sim2", dc2);
+  it("the private keys are stored encrypted; a rename is an update with no request; refresh and destroy on the new name", async ({
+    onTestFinished,
+  }) => {
+    // Configured as sim1 and sim2 with `pulumi config set --path`, the private keys with --secret.
+    const { stack, sims } = await openWorld(onTestFinished, bin, {
+      servers: 2,
+      project: { example: "two-servers" },
+    });
+    const [dc1, dc2] = sims as [Simulator, Simulator];
     const before = sims.map(snapshot);
 
     // The stack's settings file holds each private key as ciphertext only.

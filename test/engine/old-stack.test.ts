@@ -6,13 +6,10 @@
  * installed now.
  */
 import * as fsp from "node:fs/promises";
-import { afterEach, expect, it } from "vitest";
-import { startSimulator } from "../../simulator";
-import type { Simulator } from "../../simulator/types";
+import { expect, it } from "vitest";
 import { describeEngine } from "./support/cli";
 import { packCommit } from "./support/old-package";
-import { type EngineStack, makeStack } from "./support/stack";
-import { configureDefaultServer, snapshot, writes } from "./support/world";
+import { openWorld, snapshot, writes } from "./support/world";
 
 /** main before issue 25: the package as the previous round left it. */
 const BEFORE_THE_ENGINE = "5dffaab4f8d0e22add9225aacca9d85bc2e9f3d9";
@@ -62,25 +59,15 @@ runtime:
 describeEngine(
   "test/engine/old-stack: a stack written by the previous version, under the real pulumi",
   (bin) => {
-    let stack: EngineStack | undefined;
-    let sim: Simulator | undefined;
-    let oldDir: string | undefined;
-    afterEach(async () => {
-      await stack?.cleanup();
-      await sim?.close();
-      if (oldDir) await fsp.rm(oldDir, { recursive: true, force: true });
-    });
-
-    it("refreshes and previews without a change, updates and destroys after the upgrade", async () => {
+    it("refreshes and previews without a change, updates and destroys after the upgrade", async ({
+      onTestFinished,
+    }) => {
       const old = await packCommit(BEFORE_THE_ENGINE);
-      oldDir = old.dir;
-      sim = await startSimulator({ jobDurationMs: 3_600_000 });
-      const target = sim.state.apiKeys().find((k) => k.publicKey !== sim!.publicKey)!;
-      stack = await makeStack(bin, {
-        files: { "Pulumi.yaml": PROJECT, "index.ts": PROGRAM },
-        packageTarball: old.tarball,
+      onTestFinished(() => fsp.rm(old.dir, { recursive: true, force: true }));
+      const { stack, sim } = await openWorld(onTestFinished, bin, {
+        project: { files: { "Pulumi.yaml": PROJECT, "index.ts": PROGRAM }, packageTarball: old.tarball },
       });
-      await configureDefaultServer(stack, sim);
+      const target = sim.state.apiKeys().find((k) => k.publicKey !== sim.publicKey)!;
       for (const [key, value] of Object.entries({
         orgId: sim.orgId,
         groupId: sim.groupId,

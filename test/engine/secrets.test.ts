@@ -4,27 +4,18 @@
  * its most verbose (`--logtostderr -v=9`).
  */
 import { request } from "urllib";
-import { afterEach, expect, it } from "vitest";
-import { startSimulator } from "../../simulator";
-import type { Simulator } from "../../simulator/types";
+import { expect, it } from "vitest";
 import { describeEngine } from "./support/cli";
-import { type EngineStack, makeStack, type RunResult } from "./support/stack";
-import { configureDefaultServer } from "./support/world";
+import type { RunResult } from "./support/stack";
+import { openWorld } from "./support/world";
 
 const VERBOSE = ["--logtostderr", "-v=9"];
 
 describeEngine("test/engine/secrets: what the real engine keeps and prints of a private key", (bin) => {
-  let stack: EngineStack | undefined;
-  let sim: Simulator | undefined;
-  afterEach(async () => {
-    await stack?.cleanup();
-    await sim?.close();
-  });
-
-  it("ci-key's private key: ciphertext in state, [secret] in output, --show-secrets authenticates, never displayed", async () => {
-    sim = await startSimulator({ jobDurationMs: 3_600_000 });
-    stack = await makeStack(bin, { example: "ci-key" });
-    await configureDefaultServer(stack, sim);
+  it("ci-key's private key: ciphertext in state, [secret] in output, --show-secrets authenticates, never displayed", async ({
+    onTestFinished,
+  }) => {
+    const { stack, sim } = await openWorld(onTestFinished, bin, { project: { example: "ci-key" } });
     const printed: RunResult[] = [];
     printed.push(await stack.pulumi(["up", "--yes", ...VERBOSE]));
 

@@ -13,11 +13,20 @@ const run = promisify(execFile);
 
 /** Packs the package at `commit` and returns the tarball; the caller removes `dir`. */
 export async function packCommit(commit: string): Promise<{ tarball: string; dir: string }> {
-  try {
-    await run("git", ["-C", REPO, "cat-file", "-e", `${commit}^{commit}`]);
-  } catch {
+  const present = () =>
+    run("git", ["-C", REPO, "cat-file", "-e", `${commit}^{commit}`]).then(
+      () => true,
+      () => false,
+    );
+  // A shallow clone lacks it: ask the clone's origin for that one commit.
+  if (!(await present())) {
+    await run("git", ["-C", REPO, "fetch", "--quiet", "origin", commit], { timeout: 120_000 }).catch(
+      () => undefined,
+    );
+  }
+  if (!(await present())) {
     throw new Error(
-      `commit ${commit} is not in this clone's history (a shallow or tar copy?): the old-stack test packs the package from it`,
+      `commit ${commit} is not in this clone's history, nor could its origin give it (a shallow or tar copy?): the old-stack test packs the package from it`,
     );
   }
   const dir = await fsp.mkdtemp(path.join(os.tmpdir(), "opsm-old-package-"));

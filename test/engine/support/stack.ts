@@ -114,9 +114,18 @@ const COMMAND_LIMIT_MS = 180_000;
 /** The files of an example folder a user's project holds (its node_modules is made here). */
 const PROJECT_FILES = ["Pulumi.yaml", "index.ts", "index.js", "tsconfig.json", "package.json"];
 
-/** Makes a project and its stack (`pulumi stack init`). */
+/** Makes a project and its stack (`pulumi stack init`) in a new temporary folder. */
 export async function makeStack(bin: CliBin, options: ProjectOptions = {}): Promise<EngineStack> {
   const root = await fsp.mkdtemp(path.join(os.tmpdir(), "opsm-engine-"));
+  try {
+    return await makeStackIn(root, bin, options);
+  } catch (error) {
+    await fsp.rm(root, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+async function makeStackIn(root: string, bin: CliBin, options: ProjectOptions): Promise<EngineStack> {
   const dir = path.join(root, "project");
   const home = path.join(root, "home");
   const backend = path.join(root, "state");
