@@ -94,7 +94,10 @@ describeNeeding("digest against real servers", missingServers(), () => {
   }
 
   it("Apache httpd AuthDigestNcCheck On: 4 runs of 100 requests at 16 in flight fail none, and print what they cost", async () => {
-    const server = track(await startApache({ credentials: USER, ncCheck: true }));
+    // A table of clients that does not fill: what is tested is the counts each request sends, not
+    // when Apache's default table (a few dozen clients) is forgotten, which the load decides. The
+    // wrong-credentials test below runs on the default table.
+    const server = track(await startApache({ credentials: USER, ncCheck: true, shmemBytes: 1_048_576 }));
     const costs: string[] = [];
     let seen = 0;
     for (let run = 1; run <= 4; run += 1) {

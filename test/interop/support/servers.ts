@@ -188,6 +188,12 @@ export interface ApacheOptions {
   ncCheck: boolean;
   /** `AuthDigestNonceLifetime` in seconds. Default: Apache's (300). */
   nonceLifetimeSeconds?: number;
+  /**
+   * `AuthDigestShmemSize` in bytes: the table of clients whose counts mod_auth_digest checks. Default:
+   * Apache's (1000 bytes), which a few dozen clients fill; when full it is forgotten in bulk, and then
+   * every client is told `stale=true`, so whether requests get through depends on how the load lands.
+   */
+  shmemBytes?: number;
 }
 
 /** Apache httpd (event MPM) with mod_auth_digest, on a free port. */
@@ -218,6 +224,7 @@ export async function startApache(options: ApacheOptions): Promise<RealServer> {
     "LogLevel warn",
     ...(asRoot() ? ["User nobody", "Group nogroup"] : []),
     ...modules.map(([name, file]) => `LoadModule ${name} ${APACHE_MODULES}/${file}`),
+    ...(options.shmemBytes === undefined ? [] : [`AuthDigestShmemSize ${options.shmemBytes}`]),
     `ScriptSock "${dir}/cgid.sock"`,
     "StartServers 1",
     "ServerLimit 2",
