@@ -3,6 +3,7 @@
 // that the end of a CI log, which may be all that is kept, says what failed.
 const fs = require("node:fs");
 const path = require("node:path");
+const { stripVTControlCharacters } = require("node:util");
 
 const [file, label] = process.argv.slice(2);
 let report;
@@ -13,8 +14,7 @@ try {
 }
 const clip = (line) => (line.length > 300 ? `${line.slice(0, 300)}…` : line);
 const firstLines = (text, n) =>
-  text
-    .replace(/\u001b\[[0-9;]*m/g, "")
+  stripVTControlCharacters(text)
     .split("\n")
     .map((l) => l.trimEnd())
     .filter((l) => l.trim() !== "" && !/^\s+at /.test(l))

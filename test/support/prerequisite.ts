@@ -9,12 +9,17 @@ import { describe, it } from "vitest";
 export const MISSING_FAILS = process.env.CI === "true";
 
 /**
- * `describe(name, body)` when `missing` is undefined; otherwise a skip that says why, or under CI a
+ * `describe(name, options, body)` when `missing` is undefined; otherwise a skip that says why, or under CI a
  * failing test that says what is missing.
  */
-export function describeNeeding(name: string, missing: string | undefined, body: () => void): void {
+export function describeNeeding(
+  name: string,
+  missing: string | undefined,
+  body: () => void,
+  options: { timeout?: number } = {},
+): void {
   if (missing === undefined) {
-    describe(name, body);
+    describe(name, options, body);
     return;
   }
   if (MISSING_FAILS) {

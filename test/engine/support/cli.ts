@@ -50,5 +50,15 @@ export function cli(): { bin?: CliBin; missing?: string } {
  */
 export function describeEngine(name: string, body: (bin: CliBin) => void): void {
   const { bin, missing } = cli();
-  describeNeeding(name, missing, () => body(bin ?? ""));
+  describeNeeding(name, missing, () => body(bin ?? ""), { timeout: ENGINE_TEST_LIMIT_MS });
 }
+
+/**
+ * How long one engine test may run. A test is several `pulumi` commands (each one a CLI, a language
+ * host, a type-checked program and a provider), and how long they take is the machine's business:
+ * beside another suite on two cores, a test of the examples took 45 s in one CI run and 56 s in the
+ * next, and a colder machine pushed four of them past vitest's 60 s default (a CI run failed on that).
+ * So the bound is no measure of speed (bench/engine.js measures that), only a stop for a test that
+ * hangs, far above any run seen; a hung command is stopped sooner, by runProcess's own limit.
+ */
+const ENGINE_TEST_LIMIT_MS = 10 * 60_000;
