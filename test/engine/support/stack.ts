@@ -242,6 +242,12 @@ export function runProcess(
       clearTimeout(timer);
       resolve({ code, signal, stdout, stderr });
     });
+    // A program that ends without reading its input (a preview that fails its check at once) closes
+    // the pipe first: EPIPE then says nothing its exit code does not, and left unhandled it would end
+    // the test run.
+    child.stdin.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code !== "EPIPE") reject(error);
+    });
     child.stdin.end(options.input ?? "");
     options.onSpawn?.(child);
   });
