@@ -6,60 +6,49 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { HttpClient } from "../../provider/client";
-import { startSimulator } from "../../simulator";
-import type { Simulator } from "../../simulator/types";
-import { type Host, KEY_TYPE, type Props, urn } from "../support/host";
-import { failureOf, type ProviderFixture, providerFixture } from "../support/provider-fixture";
+import { type Host, KEY_TYPE, type Props, strip, urn } from "../support/host";
+import { failureOf, simulatorWithHosts } from "../support/provider-fixture";
 
 const PRIVATE_KEY = "6f1d2c3b-spel-4e5f-a6b7-RECOGNIZABLE07";
 const API = "/api/public/v1.0";
 
-let sim: Simulator;
-let fixture: ProviderFixture;
+const world = simulatorWithHosts(PRIVATE_KEY, { profile: "deployed", seed: { keys: 2 } });
+const newHost = world.newHost;
 /** Someone changing lists by hand, outside Pulumi (mongocli, the UI). */
 let byHand: HttpClient;
 
-beforeAll(async () => {
-  sim = await startSimulator({ profile: "deployed", seed: { keys: 2, privateKey: PRIVATE_KEY } });
-  fixture = await providerFixture();
-  byHand = new HttpClient({ baseUrl: sim.apiRoot, username: sim.publicKey, password: PRIVATE_KEY });
+beforeAll(() => {
+  byHand = new HttpClient({
+    baseUrl: world.sim.apiRoot,
+    username: world.sim.publicKey,
+    password: PRIVATE_KEY,
+  });
 });
 
 afterAll(async () => {
-  const hosts = [...(fixture?.hosts ?? [])];
-  await fixture?.close();
-  for (const h of hosts) expect(h.stdout + h.stderr).not.toContain(PRIVATE_KEY);
   await byHand?.close();
-  await sim?.close();
 });
 
-beforeEach(() => sim.faults.clear());
+beforeEach(() => world.sim.faults.clear());
 
-const newHost = () =>
-  fixture.newHost({
-    "opsmanager:baseUrl": sim.url,
-    "opsmanager:publicKey": sim.publicKey,
-    "opsmanager:privateKey": PRIVATE_KEY,
-  });
-const strip = ({ __provider, ...rest }: Props): Props => rest;
-const listPath = (keyId: string) => `/orgs/${sim.orgId}/apiKeys/${keyId}/accessList`;
+const listPath = (keyId: string) => `/orgs/${world.sim.orgId}/apiKeys/${keyId}/accessList`;
 
 /** Access-list requests that reached the API, as `METHOD path status` below the key's list. */
 const listCalls = (keyId: string) =>
-  sim.requests
+  world.sim.requests
     .filter((q) => q.authenticated && q.path.startsWith(`${API}${listPath(keyId)}`))
     .map((q) => `${q.method} ${q.path.slice(API.length + listPath(keyId).length) || "/"} ${q.status}`);
 
 /** The entries the server holds for a key, as it spells them. */
 const serverList = (keyId: string) =>
-  sim.state
+  world.sim.state
     .accessList(keyId)
     .map((e) => e.ipAddress ?? e.cidrBlock)
     .sort();
 
 /** A key with `10.0.0.1` and, added by hand in upper case with a leading zero, `2001:0DB8::1`. */
 async function keyWithHandEntry(desc: string) {
-  const key = sim.state.addApiKey({ desc });
+  const key = world.sim.state.addApiKey({ desc });
   await byHand.request({ method: "POST", path: listPath(key.id), body: [{ ipAddress: "10.0.0.1" }] });
   await byHand.request({ method: "POST", path: listPath(key.id), body: [{ ipAddress: "2001:0DB8::1" }] });
   expect(serverList(key.id)).toEqual(["10.0.0.1", "2001:0db8::1"]);
@@ -68,7 +57,7 @@ async function keyWithHandEntry(desc: string) {
 
 async function adopt(host: Host, name: string, program: Props) {
   const u = urn(KEY_TYPE, name);
-  const checked = await host.check(u, {}, fixture.withKey(program));
+  const checked = await host.check(u, {}, world.fixture.withKey(program));
   expect(checked.failures).toEqual([]);
   const created = await host.create(u, checked.inputs);
   return { urn: u, state: strip(created.properties) };
@@ -78,9 +67,9 @@ describe("an entry the server spells otherwise, removed by the program", () => {
   it("at adoption: the DELETE names it as the list read just before spells it, with no other request", async () => {
     const id = await keyWithHandEntry("spelt by hand, adopted");
     const host = await newHost();
-    sim.resetRequests();
+    world.sim.resetRequests();
     const { state } = await adopt(host, "adopt-spelt", {
-      orgId: sim.orgId,
+      orgId: world.sim.orgId,
       apiKeyId: id,
       accessList: ["10.0.0.1"],
     });
@@ -90,21 +79,26 @@ describe("an entry the server spells otherwise, removed by the program", () => {
   });
 
   it("at an update from state: the 404 to the provider's spelling is checked against the list, and the entry removed by the server's", async () => {
-    const id = sim.state.addApiKey({ desc: "spelt by hand, updated" }).id;
+    const id = world.sim.state.addApiKey({ desc: "spelt by hand, updated" }).id;
     const host = await newHost();
-    const program = { orgId: sim.orgId, apiKeyId: id, accessList: ["10.0.0.1"] };
+    const program = { orgId: world.sim.orgId, apiKeyId: id, accessList: ["10.0.0.1"] };
     const { urn: u } = await adopt(host, "update-spelt", program);
     await byHand.request({ method: "POST", path: listPath(id), body: [{ ipAddress: "2001:0DB8::1" }] });
     // `pulumi refresh` records the entry added by hand, in the provider's spelling.
     const read = await (await newHost()).read(
       id,
       u,
-      fixture.withKey({ ...program, accessList: ["10.0.0.1"] }),
+      world.fixture.withKey({ ...program, accessList: ["10.0.0.1"] }),
     );
     expect(read.properties.accessList).toEqual(["10.0.0.1", "2001:db8::1"]);
     const up = await newHost();
-    sim.resetRequests();
-    const updated = await up.update(id, u, fixture.withKey(strip(read.properties)), fixture.withKey(program));
+    world.sim.resetRequests();
+    const updated = await up.update(
+      id,
+      u,
+      world.fixture.withKey(strip(read.properties)),
+      world.fixture.withKey(program),
+    );
     expect(listCalls(id)).toEqual(["DELETE /2001:db8::1 404", "GET / 200", "DELETE /2001:0db8::1 200"]);
     expect(serverList(id)).toEqual(["10.0.0.1"]);
     expect(updated.properties.accessList).toEqual(["10.0.0.1"]);
@@ -113,10 +107,15 @@ describe("an entry the server spells otherwise, removed by the program", () => {
   it("a 404 while the list still shows the entry is a failure that says so, never a removal", async () => {
     const id = await keyWithHandEntry("spelt by hand, refused");
     const host = await newHost();
-    sim.faults.add({ method: "DELETE", status: 404, errorCode: "API_KEY_ACCESS_LIST_NOT_FOUND", times: 2 });
-    sim.resetRequests();
+    world.sim.faults.add({
+      method: "DELETE",
+      status: 404,
+      errorCode: "API_KEY_ACCESS_LIST_NOT_FOUND",
+      times: 2,
+    });
+    world.sim.resetRequests();
     const error = await failureOf(
-      adopt(host, "refused-spelt", { orgId: sim.orgId, apiKeyId: id, accessList: ["10.0.0.1"] }),
+      adopt(host, "refused-spelt", { orgId: world.sim.orgId, apiKeyId: id, accessList: ["10.0.0.1"] }),
     );
     expect(listCalls(id)).toEqual(["GET / 200", "DELETE /2001:0db8::1 404", "GET / 200"]);
     expect(error.message).toContain(

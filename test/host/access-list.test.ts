@@ -8,59 +8,48 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HttpClient } from "../../provider/client";
-import { startSimulator } from "../../simulator";
-import type { RecordedRequest, Simulator } from "../../simulator/types";
-import { type Host, type HostCallError, KEY_TYPE, type Props, urn } from "../support/host";
-import { type ProviderFixture, providerFixture } from "../support/provider-fixture";
+import type { RecordedRequest } from "../../simulator/types";
+import { type Host, type HostCallError, KEY_TYPE, type Props, strip, urn } from "../support/host";
+import { simulatorWithHosts } from "../support/provider-fixture";
 
 const PRIVATE_KEY = "6f1d2c3b-acls-4e5f-a6b7-RECOGNIZABLE07";
 
-let sim: Simulator;
-let fixture: ProviderFixture;
+const world = simulatorWithHosts(PRIVATE_KEY, { profile: "deployed", seed: { keys: 5 } });
 let host: Host;
 /** Someone changing lists by hand, outside Pulumi (mongocli, the UI). */
 let byHand: HttpClient;
 
-const config = () => ({
-  "opsmanager:baseUrl": sim.url,
-  "opsmanager:publicKey": sim.publicKey,
-  "opsmanager:privateKey": PRIVATE_KEY,
-});
-
 beforeAll(async () => {
-  sim = await startSimulator({ profile: "deployed", seed: { keys: 5, privateKey: PRIVATE_KEY } });
-  fixture = await providerFixture();
-  host = await fixture.newHost(config());
-  byHand = new HttpClient({ baseUrl: sim.apiRoot, username: sim.publicKey, password: PRIVATE_KEY });
+  host = await world.newHost();
+  byHand = new HttpClient({
+    baseUrl: world.sim.apiRoot,
+    username: world.sim.publicKey,
+    password: PRIVATE_KEY,
+  });
 });
 
 afterAll(async () => {
-  const hosts = [...(fixture?.hosts ?? [])];
-  await fixture?.close();
-  for (const h of hosts) expect(h.stdout + h.stderr).not.toContain(PRIVATE_KEY);
   await byHand?.close();
-  await sim?.close();
 });
 
-const strip = ({ __provider, ...rest }: Props): Props => rest;
-const listPath = (keyId: string) => `/orgs/${sim.orgId}/apiKeys/${keyId}/accessList`;
+const listPath = (keyId: string) => `/orgs/${world.sim.orgId}/apiKeys/${keyId}/accessList`;
 const API = "/api/public/v1.0";
 
 /** Requests that reached the API (digest challenges left out), as `METHOD path` with their body. */
 const sent = () =>
-  sim.requests
+  world.sim.requests
     .filter((q) => q.status !== 401)
     .map((q) => ({ call: `${q.method} ${q.path.slice(API.length)}`, body: q.body }));
 
 /** The entries the server holds for a key, as it spells them (address, else block), sorted. */
 const serverList = (keyId: string) =>
-  sim.state
+  world.sim.state
     .accessList(keyId)
     .map((e) => e.ipAddress ?? e.cidrBlock)
     .sort();
 
 function newKey(desc: string) {
-  return sim.state.addApiKey({ desc });
+  return world.sim.state.addApiKey({ desc });
 }
 
 async function addByHand(keyId: string, body: unknown[]) {
@@ -69,17 +58,21 @@ async function addByHand(keyId: string, body: unknown[]) {
 
 /** `pulumi up` of a resource in the stack: Check, Diff, and Update when Diff says so. */
 async function up(resourceUrn: string, id: string, state: Props, oldInputs: Props, program: Props) {
-  const checked = await host.check(resourceUrn, fixture.withKey(oldInputs), fixture.withKey(program));
+  const checked = await host.check(
+    resourceUrn,
+    world.fixture.withKey(oldInputs),
+    world.fixture.withKey(program),
+  );
   expect(checked.failures).toEqual([]);
-  const diff = await host.diff(id, resourceUrn, fixture.withKey(state), checked.inputs);
+  const diff = await host.diff(id, resourceUrn, world.fixture.withKey(state), checked.inputs);
   if (diff.changes !== "DIFF_SOME") return { diff, state, inputs: checked.inputs };
-  const updated = await host.update(id, resourceUrn, fixture.withKey(state), checked.inputs);
+  const updated = await host.update(id, resourceUrn, world.fixture.withKey(state), checked.inputs);
   return { diff, state: strip(updated.properties), inputs: checked.inputs };
 }
 
 /** Check then Create, as the engine does for a new resource. */
 async function adopt(name: string, program: Props) {
-  const checked = await host.check(urn(KEY_TYPE, name), {}, fixture.withKey(program));
+  const checked = await host.check(urn(KEY_TYPE, name), {}, world.fixture.withKey(program));
   expect(checked.failures).toEqual([]);
   const created = await host.create(urn(KEY_TYPE, name), checked.inputs);
   return { state: strip(created.properties), inputs: checked.inputs };
@@ -89,9 +82,9 @@ describe("an adopted key's access list", () => {
   it("is read once, recorded, and only the missing entries POSTed in one array; outputs are canonical and sorted", async () => {
     const k = newKey("adopt with a list");
     await addByHand(k.id, [{ ipAddress: "203.0.113.7" }]);
-    sim.resetRequests();
+    world.sim.resetRequests();
     const program = {
-      orgId: sim.orgId,
+      orgId: world.sim.orgId,
       apiKeyId: k.id,
       accessList: ["2001:DB8::/32", "203.0.113.7/32", "10.0.0.0/24"],
     };
@@ -134,9 +127,9 @@ describe("an adopted key's access list", () => {
   it("that already holds every declared entry costs one read and nothing else", async () => {
     const k = newKey("adopt, nothing to add");
     await addByHand(k.id, [{ ipAddress: "198.51.100.1" }, { cidrBlock: "10.1.0.0/16" }]);
-    sim.resetRequests();
+    world.sim.resetRequests();
     await adopt("adopt-same", {
-      orgId: sim.orgId,
+      orgId: world.sim.orgId,
       apiKeyId: k.id,
       accessList: ["10.1.0.0/16", "198.51.100.1"],
     });
@@ -150,9 +143,9 @@ describe("an adopted key's access list", () => {
   it("without accessList in the program is never read", async () => {
     const k = newKey("adopt, list unmanaged");
     await addByHand(k.id, [{ ipAddress: "198.51.100.2" }]);
-    sim.resetRequests();
+    world.sim.resetRequests();
     const { state } = await adopt("adopt-unmanaged", {
-      orgId: sim.orgId,
+      orgId: world.sim.orgId,
       apiKeyId: k.id,
       desc: "unmanaged list",
     });
@@ -167,7 +160,7 @@ describe("an access list changed in place", () => {
   it("adds first, in one POST, then removes one DELETE per entry, a block's / sent as %2F once; the key never lacks an entry it keeps", async () => {
     const k = newKey("update in place");
     const declared = {
-      orgId: sim.orgId,
+      orgId: world.sim.orgId,
       apiKeyId: k.id,
       accessList: ["10.0.0.0/24", "192.0.2.1", "192.0.2.2"],
     };
@@ -178,11 +171,11 @@ describe("an access list changed in place", () => {
     const seen: { call: string; list: string[] }[] = [];
     const watch = (q: RecordedRequest) =>
       seen.push({ call: `${q.method} ${q.path}`, list: serverList(k.id) });
-    sim.faults.add({ pathPrefix: listPath(k.id), times: 3, whenAnswered: watch });
-    sim.resetRequests();
+    world.sim.faults.add({ pathPrefix: listPath(k.id), times: 3, whenAnswered: watch });
+    world.sim.resetRequests();
     const program = { ...declared, accessList: ["192.0.2.2", "172.16.0.0/12", "2001:db8::7"] };
     const step = await up(keyUrn, k.id, first.state, first.inputs, program);
-    sim.faults.clear();
+    world.sim.faults.clear();
 
     expect(step.diff).toMatchObject({ changes: "DIFF_SOME", replaces: [] });
     expect(sent()).toEqual([
@@ -194,7 +187,7 @@ describe("an access list changed in place", () => {
       { call: `DELETE ${listPath(k.id)}/192.0.2.1`, body: undefined },
     ]);
     // The raw path crossed the wire with %2F, not %252F and not a second /.
-    expect(sim.requests.some((q) => q.path === `${API}${listPath(k.id)}/10.0.0.0%2F24`)).toBe(true);
+    expect(world.sim.requests.some((q) => q.path === `${API}${listPath(k.id)}/10.0.0.0%2F24`)).toBe(true);
     expect(seen).toHaveLength(3);
     for (const { list } of seen) expect(list).toContain("192.0.2.2");
     // Once the POST was answered, the list held the new entries and every old one: nothing removed yet.
@@ -210,28 +203,28 @@ describe("an access list changed in place", () => {
 
   it("10.0.0.1/32 for 10.0.0.1, or the entries reordered, is no change", async () => {
     const k = newKey("same set");
-    const declared = { orgId: sim.orgId, apiKeyId: k.id, accessList: ["10.0.0.1", "::1"] };
+    const declared = { orgId: world.sim.orgId, apiKeyId: k.id, accessList: ["10.0.0.1", "::1"] };
     const { state, inputs } = await adopt("same-set", declared);
-    sim.resetRequests();
+    world.sim.resetRequests();
     const step = await up(urn(KEY_TYPE, "same-set"), k.id, state, inputs, {
       ...declared,
       accessList: ["0:0:0:0:0:0:0:1/128", "10.0.0.1/32"],
     });
     expect(step.diff.changes).toBe("DIFF_NONE");
-    expect(sim.requests).toEqual([]);
+    expect(world.sim.requests).toEqual([]);
   });
 
   it("only removals send DELETEs and no POST; dropping accessList sends nothing and stops managing it", async () => {
     const k = newKey("removals only");
-    const declared = { orgId: sim.orgId, apiKeyId: k.id, accessList: ["10.9.0.0/16", "10.8.0.1"] };
+    const declared = { orgId: world.sim.orgId, apiKeyId: k.id, accessList: ["10.9.0.0/16", "10.8.0.1"] };
     const keyUrn = urn(KEY_TYPE, "removals");
     const first = await adopt("removals", declared);
-    sim.resetRequests();
+    world.sim.resetRequests();
     const fewer = { ...declared, accessList: ["10.8.0.1"] };
     const step = await up(keyUrn, k.id, first.state, first.inputs, fewer);
     expect(sent().map((r) => r.call)).toEqual([`DELETE ${listPath(k.id)}/10.9.0.0%2F16`]);
 
-    sim.resetRequests();
+    world.sim.resetRequests();
     const { accessList: _dropped, ...without } = fewer;
     const dropped = await up(keyUrn, k.id, step.state, step.inputs, without);
     expect(dropped.diff).toMatchObject({ changes: "DIFF_SOME", replaces: [] });
@@ -247,7 +240,7 @@ describe("a refresh of keys whose access lists are managed", () => {
     const states: Props[] = [];
     for (const [i, k] of keys.entries()) {
       const { state } = await adopt(`refresh-${i}`, {
-        orgId: sim.orgId,
+        orgId: world.sim.orgId,
         apiKeyId: k.id,
         accessList: [`192.0.2.${10 + i}`, "10.20.0.0/16"],
       });
@@ -257,20 +250,22 @@ describe("a refresh of keys whose access lists are managed", () => {
     await addByHand(keys[0]!.id, [{ cidrBlock: "198.51.100.0/24" }]);
     await byHand.request({ method: "DELETE", path: `${listPath(keys[1]!.id)}/10.20.0.0%2F16` });
 
-    const refresh = await fixture.newHost(config());
-    sim.resetRequests();
+    const refresh = await world.newHost();
+    world.sim.resetRequests();
     const reads = await Promise.all(
-      keys.map((k, i) => refresh.read(k.id, urn(KEY_TYPE, `refresh-${i}`), fixture.withKey(states[i]!))),
+      keys.map((k, i) =>
+        refresh.read(k.id, urn(KEY_TYPE, `refresh-${i}`), world.fixture.withKey(states[i]!)),
+      ),
     );
-    const challenges = sim.requests.filter((q) => q.status === 401);
-    const listings = sim.requests.filter(
-      (q) => q.status !== 401 && q.path === `${API}/orgs/${sim.orgId}/apiKeys`,
+    const challenges = world.sim.requests.filter((q) => q.status === 401);
+    const listings = world.sim.requests.filter(
+      (q) => q.status !== 401 && q.path === `${API}/orgs/${world.sim.orgId}/apiKeys`,
     );
-    const listReads = sim.requests.filter((q) => q.status !== 401 && q.path.endsWith("/accessList"));
+    const listReads = world.sim.requests.filter((q) => q.status !== 401 && q.path.endsWith("/accessList"));
     expect(challenges).toHaveLength(1);
     expect(listings).toHaveLength(1);
     expect(listReads.map((q) => q.method)).toEqual(["GET", "GET", "GET"]);
-    expect(sim.requests).toHaveLength(1 + 1 + keys.length);
+    expect(world.sim.requests).toHaveLength(1 + 1 + keys.length);
 
     expect(reads[0]!.inputs?.accessList).toEqual(["10.20.0.0/16", "192.0.2.10", "198.51.100.0/24"]);
     expect(reads[1]!.inputs?.accessList).toEqual(["192.0.2.11"]);
@@ -278,37 +273,46 @@ describe("a refresh of keys whose access lists are managed", () => {
     expect(strip(reads[2]!.properties)).toEqual(states[2]);
 
     // The next preview shows the drift as an update of accessList, and `up` puts it right.
-    const program = { orgId: sim.orgId, apiKeyId: keys[0]!.id, accessList: ["192.0.2.10", "10.20.0.0/16"] };
-    const checked = await host.check(urn(KEY_TYPE, "refresh-0"), {}, fixture.withKey(program));
+    const program = {
+      orgId: world.sim.orgId,
+      apiKeyId: keys[0]!.id,
+      accessList: ["192.0.2.10", "10.20.0.0/16"],
+    };
+    const checked = await host.check(urn(KEY_TYPE, "refresh-0"), {}, world.fixture.withKey(program));
     const refreshed = strip(reads[0]!.properties);
     const d = await host.diff(
       keys[0]!.id,
       urn(KEY_TYPE, "refresh-0"),
-      fixture.withKey(refreshed),
+      world.fixture.withKey(refreshed),
       checked.inputs,
     );
     expect(d).toMatchObject({ changes: "DIFF_SOME", replaces: [] });
-    sim.resetRequests();
-    await host.update(keys[0]!.id, urn(KEY_TYPE, "refresh-0"), fixture.withKey(refreshed), checked.inputs);
+    world.sim.resetRequests();
+    await host.update(
+      keys[0]!.id,
+      urn(KEY_TYPE, "refresh-0"),
+      world.fixture.withKey(refreshed),
+      checked.inputs,
+    );
     expect(sent().map((r) => r.call)).toEqual([`DELETE ${listPath(keys[0]!.id)}/198.51.100.0%2F24`]);
   });
 
   it("state written before the list could be managed refreshes and diffs with no change and no list read", async () => {
     const k = newKey("older stack");
     await addByHand(k.id, [{ ipAddress: "192.0.2.99" }]);
-    const program = { orgId: sim.orgId, apiKeyId: k.id, desc: "older stack", roles: ["ORG_MEMBER"] };
-    sim.state.updateApiKey(k.id, { roles: [{ orgId: sim.orgId, roleName: "ORG_MEMBER" }] });
+    const program = { orgId: world.sim.orgId, apiKeyId: k.id, desc: "older stack", roles: ["ORG_MEMBER"] };
+    world.sim.state.updateApiKey(k.id, { roles: [{ orgId: world.sim.orgId, roleName: "ORG_MEMBER" }] });
     const { state } = await adopt("older", program);
-    const refresh = await fixture.newHost(config());
-    sim.resetRequests();
-    const read = await refresh.read(k.id, urn(KEY_TYPE, "older"), fixture.withKey(state));
+    const refresh = await world.newHost();
+    world.sim.resetRequests();
+    const read = await refresh.read(k.id, urn(KEY_TYPE, "older"), world.fixture.withKey(state));
     expect(strip(read.properties)).toEqual(state);
-    expect(sim.requests.filter((q) => q.path.includes("/accessList"))).toEqual([]);
+    expect(world.sim.requests.filter((q) => q.path.includes("/accessList"))).toEqual([]);
     const d = await refresh.diff(
       k.id,
       urn(KEY_TYPE, "older"),
-      fixture.withKey(state),
-      fixture.withKey(program),
+      world.fixture.withKey(state),
+      world.fixture.withKey(program),
     );
     expect(d.changes).toBe("DIFF_NONE");
   });
@@ -319,15 +323,15 @@ describe("restoreOnDelete of an adopted key", () => {
     const k = newKey("restore");
     await addByHand(k.id, [{ ipAddress: "198.51.100.50" }, { cidrBlock: "10.50.0.0/16" }]);
     const { state } = await adopt("restore", {
-      orgId: sim.orgId,
+      orgId: world.sim.orgId,
       apiKeyId: k.id,
       accessList: ["10.50.0.0/16", "203.0.113.50"],
       restoreOnDelete: true,
     });
     expect(serverList(k.id)).toEqual(["10.50.0.0/16", "203.0.113.50"]);
-    sim.resetRequests();
+    world.sim.resetRequests();
     // `pulumi destroy`: a process of its own.
-    await (await fixture.newHost(config())).delete(k.id, urn(KEY_TYPE, "restore"), fixture.withKey(state));
+    await (await world.newHost()).delete(k.id, urn(KEY_TYPE, "restore"), world.fixture.withKey(state));
     expect(sent()).toEqual([
       { call: `POST ${listPath(k.id)}`, body: [{ ipAddress: "198.51.100.50" }] },
       { call: `DELETE ${listPath(k.id)}/203.0.113.50`, body: undefined },
@@ -340,23 +344,23 @@ describe("a server error on an entry", () => {
   it("a refused POST names the entries, the request and its code, and says nothing was removed", async () => {
     const k = newKey("post refused");
     const { state, inputs } = await adopt("post-refused", {
-      orgId: sim.orgId,
+      orgId: world.sim.orgId,
       apiKeyId: k.id,
       accessList: ["192.0.2.70"],
     });
-    sim.faults.add({
+    world.sim.faults.add({
       method: "POST",
       pathPrefix: listPath(k.id),
       status: 400,
       errorCode: "INVALID_ATTRIBUTE",
     });
-    sim.resetRequests();
-    const program = { orgId: sim.orgId, apiKeyId: k.id, accessList: ["10.70.0.0/16", "192.0.2.71"] };
+    world.sim.resetRequests();
+    const program = { orgId: world.sim.orgId, apiKeyId: k.id, accessList: ["10.70.0.0/16", "192.0.2.71"] };
     const error = await up(urn(KEY_TYPE, "post-refused"), k.id, state, inputs, program).then(
       () => undefined,
       (e: HostCallError) => e,
     );
-    sim.faults.clear();
+    world.sim.faults.clear();
     expect(error?.message).toMatch(
       new RegExp(
         `adding 10\\.70\\.0\\.0/16, 192\\.0\\.2\\.71 to its access list: POST ${listPath(k.id)} failed: 400 INVALID_ATTRIBUTE`,
@@ -373,22 +377,22 @@ describe("a server error on an entry", () => {
   it("names the entry, the request, the status, errorCode and detail, and what to do", async () => {
     const k = newKey("refused");
     const { state, inputs } = await adopt("refused", {
-      orgId: sim.orgId,
+      orgId: world.sim.orgId,
       apiKeyId: k.id,
       accessList: ["192.0.2.60"],
     });
-    sim.faults.add({
+    world.sim.faults.add({
       method: "DELETE",
       pathPrefix: listPath(k.id),
       status: 400,
       errorCode: "API_KEY_ACCESS_LIST_ACCESS_DENIED",
     });
-    const program = { orgId: sim.orgId, apiKeyId: k.id, accessList: ["192.0.2.61"] };
+    const program = { orgId: world.sim.orgId, apiKeyId: k.id, accessList: ["192.0.2.61"] };
     const error = await up(urn(KEY_TYPE, "refused"), k.id, state, inputs, program).then(
       () => undefined,
       (e: HostCallError) => e,
     );
-    sim.faults.clear();
+    world.sim.faults.clear();
     expect(error?.message).toMatch(
       new RegExp(
         `removing 192\\.0\\.2\\.60 from its access list: DELETE ${listPath(k.id)}/192\\.0\\.2\\.60 failed: 400 API_KEY_ACCESS_LIST_ACCESS_DENIED`,

@@ -4,59 +4,36 @@
  * a refresh reads the list beside the shared key listing and keeps the private key, destroy is one
  * DELETE (the list goes with the key), and a list the server refuses leaves no key behind.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSimulator } from "../../simulator";
-import type { Simulator } from "../../simulator/types";
-import { type HostCallError, KEY_TYPE, type Props, urn } from "../support/host";
-import { checkThenCreate, type ProviderFixture, providerFixture } from "../support/provider-fixture";
+import { describe, expect, it } from "vitest";
+import { type HostCallError, KEY_TYPE, strip, urn } from "../support/host";
+import { checkThenCreate, simulatorWithHosts } from "../support/provider-fixture";
 
 const PRIVATE_KEY = "6f1d2c3b-cacl-4e5f-a6b7-RECOGNIZABLE07";
 const API = "/api/public/v1.0";
 
-let fixture: ProviderFixture;
-let sim: Simulator;
-const handedOut: string[] = [];
-
-beforeAll(async () => {
-  sim = await startSimulator({ profile: "deployed", seed: { keys: 3, privateKey: PRIVATE_KEY } });
-  fixture = await providerFixture();
-});
-
-afterAll(async () => {
-  // Nothing a host printed carries the admin key, nor any private key a create handed out.
-  await fixture?.close(PRIVATE_KEY, ...handedOut);
-  await sim?.close();
-});
-
-const newHost = () =>
-  fixture.newHost({
-    "opsmanager:baseUrl": sim.url,
-    "opsmanager:publicKey": sim.publicKey,
-    "opsmanager:privateKey": PRIVATE_KEY,
-  });
-
-const strip = ({ __provider, ...rest }: Props): Props => rest;
+const world = simulatorWithHosts(PRIVATE_KEY, { profile: "deployed", seed: { keys: 3 } });
+const { handedOut, newHost } = world;
 
 /** The requests since the last reset: `challenge`, or `METHOD path status` below the API root. */
 const wire = () =>
-  sim.requests.map((q) =>
+  world.sim.requests.map((q) =>
     q.authenticated ? `${q.method} ${q.path.slice(API.length)} ${q.status}` : "challenge",
   );
 
-const keysPath = () => `/orgs/${sim.orgId}/apiKeys`;
+const keysPath = () => `/orgs/${world.sim.orgId}/apiKeys`;
 
 describe("a created key with an access list", () => {
   it("is one POST for the key and one POST for its whole list; refresh reads the list and keeps the private key; destroy is one DELETE", async () => {
     const host = await newHost();
     const keyUrn = urn(KEY_TYPE, "ci");
     const program = {
-      orgId: sim.orgId,
+      orgId: world.sim.orgId,
       desc: "ci key with a list",
       roles: ["ORG_MEMBER"],
       accessList: ["10.1.0.0/16", "192.0.2.7/32", "2001:db8::1"],
     };
-    sim.resetRequests();
-    const created = await checkThenCreate(host, keyUrn, fixture.withKey(program));
+    world.sim.resetRequests();
+    const created = await checkThenCreate(host, keyUrn, world.fixture.withKey(program));
     const id = created.id;
     handedOut.push(created.properties.privateKey as string);
     expect(wire()).toEqual([
@@ -64,7 +41,7 @@ describe("a created key with an access list", () => {
       `POST ${keysPath()} 200`,
       `POST ${keysPath()}/${id}/accessList 200`,
     ]);
-    expect(sim.requests[2]!.body).toEqual([
+    expect(world.sim.requests[2]!.body).toEqual([
       { cidrBlock: "10.1.0.0/16" },
       { ipAddress: "192.0.2.7" },
       { ipAddress: "2001:db8::1" },
@@ -72,7 +49,7 @@ describe("a created key with an access list", () => {
     const state = strip(created.properties);
     expect(state).toMatchObject({
       apiKeyId: id,
-      privateKey: sim.state.apiKey(id)!.privateKey,
+      privateKey: world.sim.state.apiKey(id)!.privateKey,
       managed: { desc: true, roles: true, by: "created" },
       accessList: ["10.1.0.0/16", "192.0.2.7", "2001:db8::1"],
     });
@@ -80,47 +57,51 @@ describe("a created key with an access list", () => {
 
     // Refresh in a new deployment: the shared key listing, the key's list, one challenge.
     const refresh = await newHost();
-    sim.resetRequests();
-    const read = await refresh.read(id, keyUrn, fixture.withKey(state));
+    world.sim.resetRequests();
+    const read = await refresh.read(id, keyUrn, world.fixture.withKey(state));
     expect(wire()).toEqual(["challenge", `GET ${keysPath()} 200`, `GET ${keysPath()}/${id}/accessList 200`]);
     expect(strip(read.properties)).toMatchObject({
       privateKey: state.privateKey,
       accessList: state.accessList,
     });
     expect(strip(read.inputs!)).toEqual({
-      orgId: sim.orgId,
+      orgId: world.sim.orgId,
       desc: program.desc,
       roles: program.roles,
       accessList: state.accessList,
     });
-    sim.resetRequests();
-    const checked = await refresh.check(keyUrn, fixture.withKey(program), fixture.withKey(program));
+    world.sim.resetRequests();
+    const checked = await refresh.check(
+      keyUrn,
+      world.fixture.withKey(program),
+      world.fixture.withKey(program),
+    );
     const same = await refresh.diff(id, keyUrn, read.properties, checked.inputs);
     expect(same.changes).toBe("DIFF_NONE");
-    expect(sim.requests).toEqual([]);
+    expect(world.sim.requests).toEqual([]);
 
     const destroy = await newHost();
-    sim.resetRequests();
+    world.sim.resetRequests();
     await destroy.delete(id, keyUrn, read.properties);
     expect(wire()).toEqual(["challenge", `DELETE ${keysPath()}/${id} 200`]);
-    expect(sim.state.apiKey(id)).toBeUndefined();
+    expect(world.sim.state.apiKey(id)).toBeUndefined();
   });
 
   it("a list the server refuses fails the create and deletes the key it made, so none is left behind", async () => {
     const host = await newHost();
-    const before = sim.state.apiKeys(sim.orgId).map((k) => k.id);
-    sim.faults.add({
+    const before = world.sim.state.apiKeys(world.sim.orgId).map((k) => k.id);
+    world.sim.faults.add({
       method: "POST",
       pathPrefix: `${keysPath()}/`,
       status: 400,
       errorCode: "INVALID_ATTRIBUTE",
     });
-    sim.resetRequests();
+    world.sim.resetRequests();
     const error = await checkThenCreate(
       host,
       urn(KEY_TYPE, "refused-list"),
-      fixture.withKey({
-        orgId: sim.orgId,
+      world.fixture.withKey({
+        orgId: world.sim.orgId,
         desc: "refused list",
         roles: ["ORG_MEMBER"],
         accessList: ["192.0.2.9"],
@@ -129,9 +110,9 @@ describe("a created key with an access list", () => {
       () => undefined,
       (e: HostCallError) => e,
     );
-    sim.faults.clear();
+    world.sim.faults.clear();
     // The key made is known by its list's path: the create never returned it.
-    const listPost = sim.requests.find((q) => q.method === "POST" && q.path.endsWith("/accessList"));
+    const listPost = world.sim.requests.find((q) => q.method === "POST" && q.path.endsWith("/accessList"));
     const madeId = listPost?.path.split("/").at(-2);
     expect(madeId).toMatch(/^[0-9a-f]{24}$/);
     const calls = wire().map((c) => (madeId === undefined ? c : c.replaceAll(madeId, "{made}")));
@@ -145,6 +126,6 @@ describe("a created key with an access list", () => {
       /POST \/orgs\/\w+\/apiKeys\/\w+\/accessList failed: 400 INVALID_ATTRIBUTE/,
     );
     expect(error?.message).toMatch(/The key it made \(id \w{24}\) was deleted, so none is left behind/);
-    expect(sim.state.apiKeys(sim.orgId).map((k) => k.id)).toEqual(before);
+    expect(world.sim.state.apiKeys(world.sim.orgId).map((k) => k.id)).toEqual(before);
   });
 });

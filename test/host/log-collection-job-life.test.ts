@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSimulator } from "../../simulator";
 import type { Simulator } from "../../simulator/types";
-import { type Host, JOB_TYPE, type Props, urn } from "../support/host";
+import { type Host, JOB_TYPE, type Props, strip, urn } from "../support/host";
 import {
   checkThenCreate,
   failureOf,
@@ -56,8 +56,6 @@ const jobInputs = (sim: Simulator, extra: Props = {}): Props => ({
   redacted: false,
   ...extra,
 });
-
-const strip = ({ __provider, ...rest }: Props): Props => rest;
 
 /** The requests past authentication since the last reset, as `METHOD status`. */
 const calls = (sim: Simulator) =>

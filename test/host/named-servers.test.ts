@@ -9,7 +9,7 @@ import { createRequire } from "node:module";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startSimulator } from "../../simulator";
 import type { Simulator } from "../../simulator/types";
-import { JOB_TYPE, KEY_TYPE, type Props, urn } from "../support/host";
+import { JOB_TYPE, KEY_TYPE, type Props, strip, urn } from "../support/host";
 import {
   checkThenCreate,
   failureOf,
@@ -79,7 +79,6 @@ const both = () =>
     ),
   );
 
-const strip = ({ __provider, ...rest }: Props): Props => rest;
 const withAssignment = (props: Props): Props => ({ ...props, __provider: assignmentText });
 
 /** What crossed the wire to `name`'s server since the last reset: `METHOD path` (`challenge` unauthenticated). */

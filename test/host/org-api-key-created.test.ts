@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { HttpClient } from "../../provider/client";
 import { startSimulator } from "../../simulator";
 import type { Fault, Simulator } from "../../simulator/types";
-import { type Host, KEY_TYPE, type Props, urn } from "../support/host";
+import { type Host, KEY_TYPE, type Props, strip, urn } from "../support/host";
 import {
   checkThenCreate,
   failureOf,
@@ -43,8 +43,6 @@ const config = (extra: Record<string, string> = {}) => ({
 
 /** A new host is a new `pulumi up`: it has learned nothing of the server yet. */
 const newHost = (extra: Record<string, string> = {}) => fixture.newHost(config(extra));
-
-const strip = ({ __provider, ...rest }: Props): Props => rest;
 
 /** The requests since the last reset, as `METHOD status` (`challenge` for an unauthenticated one). */
 const wire = () => sim.requests.map((q) => (q.authenticated ? `${q.method} ${q.status}` : "challenge"));

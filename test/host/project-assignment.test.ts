@@ -10,7 +10,7 @@ import { createRequire } from "node:module";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { startSimulator } from "../../simulator";
 import type { Simulator } from "../../simulator/types";
-import { type Host, type Props, UNKNOWN, urn } from "../support/host";
+import { type Host, type Props, strip, UNKNOWN, urn } from "../support/host";
 import { failureOf, type ProviderFixture, pool, providerFixture } from "../support/provider-fixture";
 import { serializeProvider } from "../support/serialize";
 
@@ -75,7 +75,6 @@ function newKey(server: Simulator = sim, projectRoles: Record<string, string[]> 
 }
 
 const withProvider = (props: Props): Props => ({ ...props, __provider: text });
-const strip = ({ __provider, ...rest }: Props): Props => rest;
 
 /** The requests past authentication since the last reset, as `METHOD path status`. */
 const calls = (server: Simulator = sim) =>

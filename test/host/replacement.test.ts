@@ -8,11 +8,9 @@
  * later destroy puts back.
  */
 import { createRequire } from "node:module";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startSimulator } from "../../simulator";
-import type { Simulator } from "../../simulator/types";
-import { type Host, KEY_TYPE, type Props, urn } from "../support/host";
-import { type ProviderFixture, providerFixture } from "../support/provider-fixture";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type Host, KEY_TYPE, type Props, strip, urn } from "../support/host";
+import { simulatorWithHosts } from "../support/provider-fixture";
 import { serializeProvider } from "../support/serialize";
 
 const req = createRequire(__filename);
@@ -22,36 +20,22 @@ const ASSIGNMENT_TYPE = "pulumi-nodejs:dynamic/opsmanager:ApiKeyProjectAssignmen
 const PRIVATE_KEY = "6f1d2c3b-repl-4e5f-a6b7-RECOGNIZABLE07";
 const API = "/api/public/v1.0";
 
-let sim: Simulator;
-let fixture: ProviderFixture;
+const world = simulatorWithHosts(PRIVATE_KEY, { seed: { keys: 2 } });
+/** A new host is a new `pulumi up`, `pulumi refresh` or `pulumi destroy`. */
+const { newHost } = world;
 let assignmentText: string;
 
 beforeAll(async () => {
-  sim = await startSimulator({ seed: { keys: 2, privateKey: PRIVATE_KEY } });
-  fixture = await providerFixture();
   assignmentText = await serializeProvider(apiKeyProjectAssignmentProvider);
 });
 
-afterAll(async () => {
-  await fixture?.close(PRIVATE_KEY);
-  await sim?.close();
-});
+beforeEach(() => world.sim.resetRequests());
 
-beforeEach(() => sim.resetRequests());
-
-/** A new host is a new `pulumi up`, `pulumi refresh` or `pulumi destroy`. */
-const newHost = () =>
-  fixture.newHost({
-    "opsmanager:baseUrl": sim.url,
-    "opsmanager:publicKey": sim.publicKey,
-    "opsmanager:privateKey": PRIVATE_KEY,
-  });
-const strip = ({ __provider, ...rest }: Props): Props => rest;
 const withAssignment = (props: Props): Props => ({ ...props, __provider: assignmentText });
 
 /** The requests past authentication since the last reset, as `METHOD path status`. */
 const calls = () =>
-  sim.requests
+  world.sim.requests
     .filter((q) => q.authenticated)
     .map((q) => `${q.method} ${q.path.slice(API.length)} ${q.status}`);
 
@@ -65,13 +49,13 @@ async function created(host: Host, resourceUrn: string, inputs: Props) {
 }
 
 const orgRoles = (keyId: string) =>
-  sim.state
+  world.sim.state
     .apiKey(keyId)!
     .roles.filter((r) => r.orgId !== undefined)
     .map((r) => r.roleName)
     .sort();
 const rolesIn = (groupId: string, keyId: string) =>
-  sim.state
+  world.sim.state
     .apiKey(keyId)!
     .roles.filter((r) => r.groupId === groupId)
     .map((r) => r.roleName)
@@ -80,30 +64,30 @@ const rolesIn = (groupId: string, keyId: string) =>
 describe("an OrgApiKey replaced by one adopting the same key", () => {
   /** A key described "original" with ORG_READ_ONLY, adopted by a first `pulumi up` that declares other values. */
   async function adoptedKey(name: string) {
-    const key = sim.state.addApiKey({
+    const key = world.sim.state.addApiKey({
       desc: "original",
-      roles: [{ orgId: sim.orgId, roleName: "ORG_READ_ONLY" }],
+      roles: [{ orgId: world.sim.orgId, roleName: "ORG_READ_ONLY" }],
     });
-    const declared = fixture.withKey({
-      orgId: sim.orgId,
+    const declared = world.fixture.withKey({
+      orgId: world.sim.orgId,
       apiKeyId: key.id,
       desc: "managed by Pulumi",
       roles: ["ORG_MEMBER"],
       restoreOnDelete: true,
     });
     const old = await created(await newHost(), urn(KEY_TYPE, name), declared);
-    expect(sim.state.apiKey(key.id)!.desc).toBe("managed by Pulumi");
+    expect(world.sim.state.apiKey(key.id)!.desc).toBe("managed by Pulumi");
     return { key, declared, old };
   }
 
   it("create then delete (rename without an alias): the old resource's delete does not undo the replacement", async () => {
     const { key, declared, old } = await adoptedKey("renamed-key");
     const up = await newHost();
-    sim.resetRequests();
+    world.sim.resetRequests();
     await created(up, urn(KEY_TYPE, "renamed-key-2"), declared);
     await up.delete(old.id, old.urn, old.state);
     expect(calls().filter((c) => c.startsWith("PATCH"))).toEqual([]);
-    expect(sim.state.apiKey(key.id)!.desc).toBe("managed by Pulumi");
+    expect(world.sim.state.apiKey(key.id)!.desc).toBe("managed by Pulumi");
     expect(orgRoles(key.id)).toEqual(["ORG_MEMBER"]);
   });
 
@@ -112,14 +96,14 @@ describe("an OrgApiKey replaced by one adopting the same key", () => {
     const up = await newHost();
     const refreshed = await up.read(old.id, old.urn, old.state);
     const next = await created(up, old.urn, declared);
-    await up.delete(old.id, old.urn, fixture.withKey(strip(refreshed.properties)));
+    await up.delete(old.id, old.urn, world.fixture.withKey(strip(refreshed.properties)));
     expect(next.state.adopted).toEqual({ desc: "original", roles: ["ORG_READ_ONLY"] });
-    expect(sim.state.apiKey(key.id)!.desc).toBe("managed by Pulumi");
+    expect(world.sim.state.apiKey(key.id)!.desc).toBe("managed by Pulumi");
     expect(orgRoles(key.id)).toEqual(["ORG_MEMBER"]);
-    sim.resetRequests();
+    world.sim.resetRequests();
     await (await newHost()).delete(next.id, next.urn, next.state);
-    expect(calls()).toEqual([`PATCH /orgs/${sim.orgId}/apiKeys/${key.id} 200`]);
-    expect(sim.state.apiKey(key.id)!.desc).toBe("original");
+    expect(calls()).toEqual([`PATCH /orgs/${world.sim.orgId}/apiKeys/${key.id} 200`]);
+    expect(world.sim.state.apiKey(key.id)!.desc).toBe("original");
     expect(orgRoles(key.id)).toEqual(["ORG_READ_ONLY"]);
   });
 });
@@ -127,10 +111,10 @@ describe("an OrgApiKey replaced by one adopting the same key", () => {
 describe("an ApiKeyProjectAssignment replaced by one of the same key in the same project", () => {
   it("with the old state read first in the run (pulumi up --refresh --replace): the replacement carries the roles the key had before, which destroy puts back", async () => {
     const group = "5f00000000000000000b0001";
-    sim.state.addGroup(group);
-    const key = sim.state.addApiKey({
+    world.sim.state.addGroup(group);
+    const key = world.sim.state.addApiKey({
       roles: [
-        { orgId: sim.orgId, roleName: "ORG_MEMBER" },
+        { orgId: world.sim.orgId, roleName: "ORG_MEMBER" },
         { groupId: group, roleName: "GROUP_READ_ONLY" },
       ],
     });
@@ -148,14 +132,14 @@ describe("an ApiKeyProjectAssignment replaced by one of the same key in the same
     const up = await newHost();
     const refreshed = await up.read(old.id, assignmentUrn, old.state);
     const next = await created(up, assignmentUrn, declared);
-    sim.resetRequests();
+    world.sim.resetRequests();
     await up.delete(old.id, assignmentUrn, withAssignment(strip(refreshed.properties)));
     // The old resource's delete leaves the replacement's roles as they are.
     expect(calls()).toEqual([]);
     expect(next.state.previous).toEqual({ recorded: true, roles: ["GROUP_READ_ONLY"] });
     expect(rolesIn(group, key.id)).toEqual(["GROUP_OWNER"]);
 
-    sim.resetRequests();
+    world.sim.resetRequests();
     await (await newHost()).delete(next.id, assignmentUrn, next.state);
     expect(calls()).toEqual([`PATCH /groups/${group}/apiKeys/${key.id} 200`]);
     expect(rolesIn(group, key.id)).toEqual(["GROUP_READ_ONLY"]);
@@ -163,10 +147,10 @@ describe("an ApiKeyProjectAssignment replaced by one of the same key in the same
 
   it("pulumi up --replace in the order the resource registers with restoreOnDelete (delete first): the old restore, then the replacement records the original, which destroy puts back", async () => {
     const group = "5f00000000000000000b0002";
-    sim.state.addGroup(group);
-    const key = sim.state.addApiKey({
+    world.sim.state.addGroup(group);
+    const key = world.sim.state.addApiKey({
       roles: [
-        { orgId: sim.orgId, roleName: "ORG_MEMBER" },
+        { orgId: world.sim.orgId, roleName: "ORG_MEMBER" },
         { groupId: group, roleName: "GROUP_READ_ONLY" },
       ],
     });
@@ -179,7 +163,7 @@ describe("an ApiKeyProjectAssignment replaced by one of the same key in the same
     const assignmentUrn = urn(ASSIGNMENT_TYPE, "replaced-first");
     const old = await created(await newHost(), assignmentUrn, declared);
     const up = await newHost();
-    sim.resetRequests();
+    world.sim.resetRequests();
     await up.delete(old.id, assignmentUrn, old.state);
     const next = await created(up, assignmentUrn, declared);
     expect(calls()).toEqual([

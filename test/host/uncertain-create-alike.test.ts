@@ -5,54 +5,27 @@
  * after the other or at once (the engine's default parallelism), and changes nothing when it cannot tie
  * a key to its own POST alone. It says that no key was left behind only when that is proven.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startSimulator } from "../../simulator";
-import type { Fault, Simulator } from "../../simulator/types";
+import { beforeEach, describe, expect, it } from "vitest";
+import type { Fault } from "../../simulator/types";
 import { type Host, type HostCallError, KEY_TYPE, urn } from "../support/host";
-import {
-  checkThenCreate,
-  failureOf,
-  type ProviderFixture,
-  pool,
-  providerFixture,
-} from "../support/provider-fixture";
+import { checkThenCreate, failureOf, pool, simulatorWithHosts } from "../support/provider-fixture";
 
 const PRIVATE_KEY = "6f1d2c3b-alik-4e5f-a6b7-RECOGNIZABLE07";
 
-let fixture: ProviderFixture;
-let sim: Simulator;
-const handedOut: string[] = [];
-
-beforeAll(async () => {
-  sim = await startSimulator({ seed: { keys: 3, privateKey: PRIVATE_KEY } });
-  fixture = await providerFixture();
-});
-
-afterAll(async () => {
-  // Nothing a host printed carries the admin key, nor any private key a create handed out.
-  await fixture?.close(PRIVATE_KEY, ...handedOut);
-  await sim?.close();
-});
+const world = simulatorWithHosts(PRIVATE_KEY, { seed: { keys: 3 } });
+/** A new host is a new `pulumi up`. */
+const { handedOut, newHost } = world;
 
 beforeEach(() => {
-  sim.faults.clear();
-  sim.resetRequests();
+  world.sim.faults.clear();
+  world.sim.resetRequests();
 });
-
-/** A new host is a new `pulumi up`. */
-const newHost = (extra: Record<string, string> = {}) =>
-  fixture.newHost({
-    "opsmanager:baseUrl": sim.url,
-    "opsmanager:publicKey": sim.publicKey,
-    "opsmanager:privateKey": PRIVATE_KEY,
-    ...extra,
-  });
 
 /** A key per team, each test's keys all described alike ("CI"), as users do. */
 const team = (label: string) =>
-  fixture.withKey({ orgId: sim.orgId, desc: `CI (${label})`, roles: ["ORG_MEMBER"] });
+  world.fixture.withKey({ orgId: world.sim.orgId, desc: `CI (${label})`, roles: ["ORG_MEMBER"] });
 
-const deletes = () => sim.requests.filter((q) => q.method === "DELETE");
+const deletes = () => world.sim.requests.filter((q) => q.method === "DELETE");
 
 async function create(host: Host, name: string, props: ReturnType<typeof team>) {
   const made = await checkThenCreate(host, urn(KEY_TYPE, name), props);
@@ -65,10 +38,10 @@ describe("two keys alike in one deployment, one of whose creates loses its answe
     const host = await newHost();
     const props = team("one after the other");
     const first = await create(host, "team-a", props);
-    sim.faults.add({ method: "POST", status: 500 });
+    world.sim.faults.add({ method: "POST", status: 500 });
     const error = await failureOf(create(host, "team-b", props));
     expect(deletes()).toEqual([]);
-    expect(sim.state.apiKey(first.id)).toBeDefined();
+    expect(world.sim.state.apiKey(first.id)).toBeDefined();
     expect(error.message).not.toContain(first.id);
     expect(error.message).toContain("No key was left behind");
   });
@@ -79,14 +52,14 @@ describe("two keys alike in one deployment, one of whose creates loses its answe
     // The first POST the server takes makes its key; only then is the second answered 500, without
     // acting: the key alike is on the server when the failed create lists the organization.
     const second: Fault = { method: "POST", status: 500 };
-    sim.faults.add({ method: "POST", whenAnswered: () => sim.faults.add(second) });
+    world.sim.faults.add({ method: "POST", whenAnswered: () => world.sim.faults.add(second) });
     const results = await pool(["team-a", "team-b"], 2, (name) => create(host, name, props));
     const made = results.filter((r) => r.status === "fulfilled");
     const failed = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
     expect(made).toHaveLength(1);
     expect(failed).toHaveLength(1);
     const id = (made[0] as PromiseFulfilledResult<{ id: string }>).value.id;
-    expect(sim.state.apiKey(id)).toBeDefined();
+    expect(world.sim.state.apiKey(id)).toBeDefined();
     expect(deletes()).toEqual([]);
     const message = (failed[0]!.reason as HostCallError).message;
     expect(message).not.toContain(`The server made API key ${id}`);
@@ -96,17 +69,17 @@ describe("two keys alike in one deployment, one of whose creates loses its answe
   it("both lose their answers after one made its key: the key is named by both, and nothing is deleted", async () => {
     const host = await newHost();
     const props = team("both lost");
-    const before = sim.state.apiKeys(sim.orgId).map((k) => k.id);
+    const before = world.sim.state.apiKeys(world.sim.orgId).map((k) => k.id);
     const second: Fault = { method: "POST", status: 500 };
-    sim.faults.add({
+    world.sim.faults.add({
       method: "POST",
       status: 500,
       actThenFail: true,
-      whenAnswered: () => sim.faults.add(second),
+      whenAnswered: () => world.sim.faults.add(second),
     });
     const results = await pool(["team-a", "team-b"], 2, (name) => create(host, name, props));
     expect(results.map((r) => r.status)).toEqual(["rejected", "rejected"]);
-    const made = sim.state.apiKeys(sim.orgId).filter((k) => !before.includes(k.id));
+    const made = world.sim.state.apiKeys(world.sim.orgId).filter((k) => !before.includes(k.id));
     expect(made).toHaveLength(1);
     expect(deletes()).toEqual([]);
     for (const r of results) {
@@ -118,7 +91,7 @@ describe("two keys alike in one deployment, one of whose creates loses its answe
       );
       expect(message).toContain("Nothing was changed");
     }
-    sim.state.removeApiKey(made[0]!.id);
+    world.sim.state.removeApiKey(made[0]!.id);
   });
 });
 
@@ -133,7 +106,7 @@ describe("what a lost create says when the listing has no key alike in its windo
     const host = await newHost({ "opsmanager:timeoutSeconds": "1" });
     const props = team("never answered");
     // The server takes the POST but acts on it only long after the client has given up.
-    sim.faults.add({ method: "POST", delayMs: 60_000 });
+    world.sim.faults.add({ method: "POST", delayMs: 60_000 });
     const error = await failureOf(create(host, "late", props));
     expect(error.message).not.toContain("No key was left behind");
     expect(error.message).toContain(
@@ -149,32 +122,32 @@ describe("what a lost create says when the listing has no key alike in its windo
     const host = await newHost();
     const props = team("clock off");
     let lookalike = "";
-    sim.faults.add({
+    world.sim.faults.add({
       method: "POST",
       status: 500,
       // The key the POST made, by a server whose clock is ten minutes from what its Date header says.
       whenAnswered: () => {
-        lookalike = sim.state.addApiKey({
+        lookalike = world.sim.state.addApiKey({
           id: idMadeAt(-600_000, "00000000000000c1"),
           desc: props.desc as string,
-          roles: [{ orgId: sim.orgId, roleName: "ORG_MEMBER" }],
+          roles: [{ orgId: world.sim.orgId, roleName: "ORG_MEMBER" }],
         }).id;
       },
     });
     const error = await failureOf(create(host, "skewed", props));
-    const key = sim.state.apiKey(lookalike)!;
+    const key = world.sim.state.apiKey(lookalike)!;
     expect(error.message).not.toContain("No key was left behind");
     expect(error.message).toContain(
       `but one key alike was made outside that window: ${lookalike} (public key ${key.publicKey}, desc "${props.desc}"). The window is read from the server's Date header; if that clock (or a proxy's) is off, one of them may be the key this create made. Nothing was changed.`,
     );
     expect(deletes()).toEqual([]);
-    expect(sim.state.apiKey(lookalike)).toBeDefined();
-    sim.state.removeApiKey(lookalike);
+    expect(world.sim.state.apiKey(lookalike)).toBeDefined();
+    world.sim.state.removeApiKey(lookalike);
   });
 
   it("a POST answered 500, with no key alike listed after: no key was left behind", async () => {
     const host = await newHost();
-    sim.faults.add({ method: "POST", status: 500 });
+    world.sim.faults.add({ method: "POST", status: 500 });
     const error = await failureOf(create(host, "proven", team("proven")));
     expect(error.message).toContain(
       "The server made no key of this create: it answered the POST, and the organization's key listing, read after, has no key with",

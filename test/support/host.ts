@@ -52,6 +52,9 @@ export function urn(type: string = DYNAMIC_RESOURCE_TYPE, name = "res"): string 
 /** A JSON-like object as carried in a `google.protobuf.Struct`. */
 export type Props = Record<string, unknown>;
 
+/** A resource's properties without the serialized provider (`__provider`), as a test compares them. */
+export const strip = ({ __provider, ...rest }: Props): Props => rest;
+
 /** Result of {@link Host.configure}. */
 export interface ConfigureResult {
   acceptSecrets: boolean;

@@ -5,7 +5,9 @@
  * calling a provider (check, then create with the checked inputs, so many at a time).
  */
 import { createRequire } from "node:module";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
+import { startSimulator } from "../../simulator";
+import type { SeedOptions, Simulator, SimulatorOptions } from "../../simulator/types";
 import { type Host, type HostCallError, NO_ENV, type Props, startHost } from "./host";
 import { makeProgramDir, type ProgramDir } from "./program-dir";
 import { serializeProvider } from "./serialize";
@@ -57,6 +59,63 @@ export async function providerFixture(): Promise<ProviderFixture> {
       for (const h of hosts) {
         for (const secret of secrets) expect(h.stdout + h.stderr).not.toContain(secret);
       }
+    },
+  };
+}
+
+/** A simulator and the hosts that drive it, for the tests of one file. */
+export interface SimulatorWithHosts {
+  readonly sim: Simulator;
+  readonly fixture: ProviderFixture;
+  /** The private keys that creates handed out: no host may have printed one (checked at the end). */
+  readonly handedOut: string[];
+  /**
+   * A host configured for the simulator with its admin key (and `extra` stack config): a `pulumi up`,
+   * `refresh` or `destroy` of its own.
+   */
+  newHost(extra?: Record<string, string>): Promise<Host>;
+}
+
+/**
+ * Starts, before the file's tests, a simulator whose admin key is `privateKey` and a provider fixture;
+ * after them, closes both and asserts that nothing a host printed carries the admin key or one of
+ * `handedOut`. Hooks the file registers later run after it starts and before it closes.
+ */
+export function simulatorWithHosts(
+  privateKey: string,
+  options: Omit<SimulatorOptions, "seed"> & { seed?: Omit<SeedOptions, "privateKey"> } = {},
+): SimulatorWithHosts {
+  let sim: Simulator | undefined;
+  let fixture: ProviderFixture | undefined;
+  const handedOut: string[] = [];
+  beforeAll(async () => {
+    sim = await startSimulator({ ...options, seed: { ...options.seed, privateKey } });
+    fixture = await providerFixture();
+  });
+  afterAll(async () => {
+    await fixture?.close(privateKey, ...handedOut);
+    await sim?.close();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error("simulatorWithHosts: used before its beforeAll ran");
+    return value;
+  };
+  return {
+    get sim() {
+      return started(sim);
+    },
+    get fixture() {
+      return started(fixture);
+    },
+    handedOut,
+    newHost(extra = {}) {
+      const server = started(sim);
+      return started(fixture).newHost({
+        "opsmanager:baseUrl": server.url,
+        "opsmanager:publicKey": server.publicKey,
+        "opsmanager:privateKey": privateKey,
+        ...extra,
+      });
     },
   };
 }
