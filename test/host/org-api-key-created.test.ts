@@ -4,76 +4,52 @@
  * rotated through `keepers` (the new key first, then the old one deleted), deleted on destroy; and a
  * create whose answer cannot be read, which must leave no key behind that nobody knows of.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { HttpClient } from "../../provider/client";
-import { startSimulator } from "../../simulator";
-import type { Fault, Simulator } from "../../simulator/types";
+import type { Fault } from "../../simulator/types";
 import { type Host, KEY_TYPE, type Props, strip, urn } from "../support/host";
-import {
-  checkThenCreate,
-  failureOf,
-  type ProviderFixture,
-  providerFixture,
-} from "../support/provider-fixture";
+import { checkThenCreate, failureOf, simulatorWithHosts } from "../support/provider-fixture";
 
 const PRIVATE_KEY = "6f1d2c3b-made-4e5f-a6b7-RECOGNIZABLE07";
 
-let fixture: ProviderFixture;
-let sim: Simulator;
 /** Every whole private key a create handed out: none may appear in anything a host printed. */
-const handedOut: string[] = [];
-
-beforeAll(async () => {
-  sim = await startSimulator({ seed: { keys: 4, privateKey: PRIVATE_KEY } });
-  fixture = await providerFixture();
-});
-
-afterAll(async () => {
-  // Nothing a host printed carries the admin key, nor any private key a create handed out.
-  await fixture?.close(PRIVATE_KEY, ...handedOut);
-  await sim?.close();
-});
-
-const config = (extra: Record<string, string> = {}) => ({
-  "opsmanager:baseUrl": sim.url,
-  "opsmanager:publicKey": sim.publicKey,
-  "opsmanager:privateKey": PRIVATE_KEY,
-  ...extra,
-});
-
+const world = simulatorWithHosts(PRIVATE_KEY, { seed: { keys: 4 } });
 /** A new host is a new `pulumi up`: it has learned nothing of the server yet. */
-const newHost = (extra: Record<string, string> = {}) => fixture.newHost(config(extra));
+const { handedOut, newHost } = world;
 
 /** The requests since the last reset, as `METHOD status` (`challenge` for an unauthenticated one). */
-const wire = () => sim.requests.map((q) => (q.authenticated ? `${q.method} ${q.status}` : "challenge"));
+const wire = () => world.sim.requests.map((q) => (q.authenticated ? `${q.method} ${q.status}` : "challenge"));
 
-const orgKeyIds = () => sim.state.apiKeys(sim.orgId).map((k) => k.id);
+const orgKeyIds = () => world.sim.state.apiKeys(world.sim.orgId).map((k) => k.id);
 
 let n = 0;
 function program(extra: Props = {}): Props {
   n += 1;
-  return { orgId: sim.orgId, desc: `deployer ${n}`, roles: ["ORG_MEMBER"], ...extra };
+  return { orgId: world.sim.orgId, desc: `deployer ${n}`, roles: ["ORG_MEMBER"], ...extra };
 }
 
 async function createKey(host: Host, name: string, inputs: Props) {
   const keyUrn = urn(KEY_TYPE, name);
-  const created = await checkThenCreate(host, keyUrn, fixture.withKey(inputs));
+  const created = await checkThenCreate(host, keyUrn, world.fixture.withKey(inputs));
   handedOut.push(created.properties.privateKey as string);
-  return { urn: keyUrn, id: created.id, state: fixture.withKey(strip(created.properties)) };
+  return { urn: keyUrn, id: created.id, state: world.fixture.withKey(strip(created.properties)) };
 }
 
 describe("a created key, through the host", () => {
   it("is made with one POST (and the challenge), its whole private key a output that authenticates", async () => {
     const host = await newHost();
     const inputs = program({ roles: ["ORG_READ_ONLY", "ORG_MEMBER"] });
-    sim.resetRequests();
+    world.sim.resetRequests();
     const key = await createKey(host, "made", inputs);
     expect(wire()).toEqual(["challenge", "POST 200"]);
-    expect(sim.requests[1]!.body).toEqual({ desc: inputs.desc, roles: ["ORG_MEMBER", "ORG_READ_ONLY"] });
-    const onServer = sim.state.apiKey(key.id)!;
+    expect(world.sim.requests[1]!.body).toEqual({
+      desc: inputs.desc,
+      roles: ["ORG_MEMBER", "ORG_READ_ONLY"],
+    });
+    const onServer = world.sim.state.apiKey(key.id)!;
     expect(key.id).toMatch(/^[0-9a-f]{24}$/);
     expect(strip(key.state)).toEqual({
-      orgId: sim.orgId,
+      orgId: world.sim.orgId,
       apiKeyId: key.id,
       publicKey: onServer.publicKey,
       desc: inputs.desc,
@@ -86,12 +62,12 @@ describe("a created key, through the host", () => {
       keepers: {},
     });
     const user = new HttpClient({
-      baseUrl: sim.apiRoot,
+      baseUrl: world.sim.apiRoot,
       username: key.state.publicKey as string,
       password: key.state.privateKey as string,
     });
     try {
-      const listed = await user.request({ method: "GET", path: `/orgs/${sim.orgId}/apiKeys` });
+      const listed = await user.request({ method: "GET", path: `/orgs/${world.sim.orgId}/apiKeys` });
       expect(listed.status).toBe(200);
     } finally {
       await user.close();
@@ -103,9 +79,9 @@ describe("a created key, through the host", () => {
     const inputs = program({ keepers: { rotated: "2026-11" } });
     const key = await createKey(host, "refreshed", inputs);
     const secret = key.state.privateKey;
-    sim.state.updateApiKey(key.id, { desc: "changed by hand" });
+    world.sim.state.updateApiKey(key.id, { desc: "changed by hand" });
     const refresh = await newHost();
-    sim.resetRequests();
+    world.sim.resetRequests();
     const read = await refresh.read(key.id, key.urn, key.state);
     // The organization's shared listing, read once: the key is on it.
     expect(wire()).toEqual(["challenge", "GET 200"]);
@@ -118,18 +94,18 @@ describe("a created key, through the host", () => {
     });
     // The drift, as a preview after the refresh shows it: no key named, the keepers as declared.
     expect(strip(read.inputs!)).toEqual({
-      orgId: sim.orgId,
+      orgId: world.sim.orgId,
       desc: "changed by hand",
       roles: ["ORG_MEMBER"],
       keepers: { rotated: "2026-11" },
     });
-    sim.resetRequests();
-    const same = await host.diff(key.id, key.urn, read.properties, fixture.withKey(inputs));
+    world.sim.resetRequests();
+    const same = await host.diff(key.id, key.urn, read.properties, world.fixture.withKey(inputs));
     expect(same).toEqual({ changes: "DIFF_SOME", replaces: [], deleteBeforeReplace: false });
-    const updated = await host.update(key.id, key.urn, read.properties, fixture.withKey(inputs));
+    const updated = await host.update(key.id, key.urn, read.properties, world.fixture.withKey(inputs));
     expect(wire()).toEqual([`PATCH 200`]);
     expect(strip(updated.properties)).toMatchObject({ desc: inputs.desc, privateKey: secret });
-    const after = await host.diff(key.id, key.urn, updated.properties, fixture.withKey(inputs));
+    const after = await host.diff(key.id, key.urn, updated.properties, world.fixture.withKey(inputs));
     expect(after.changes).toBe("DIFF_NONE");
     expect(wire()).toEqual([`PATCH 200`]);
   });
@@ -139,49 +115,49 @@ describe("a created key, through the host", () => {
     const inputs = program({ keepers: { rotated: "2026-10" } });
     const old = await createKey(host, "rotated", inputs);
     const rotated = { ...inputs, keepers: { rotated: "2026-11" } };
-    sim.resetRequests();
-    const checked = await host.check(old.urn, old.state, fixture.withKey(rotated));
+    world.sim.resetRequests();
+    const checked = await host.check(old.urn, old.state, world.fixture.withKey(rotated));
     expect(checked.failures).toEqual([]);
     const d = await host.diff(old.id, old.urn, old.state, checked.inputs);
     expect(d).toEqual({ changes: "DIFF_SOME", replaces: ["keepers"], deleteBeforeReplace: false });
     // Preview (check and diff) makes no request.
-    expect(sim.requests).toEqual([]);
+    expect(world.sim.requests).toEqual([]);
     // What the engine then does for a replacement that is not delete-before-replace.
     const next = await host.create(old.urn, checked.inputs);
     handedOut.push(next.properties.privateKey as string);
     expect(next.id).not.toBe(old.id);
     expect(orgKeyIds()).toEqual(expect.arrayContaining([old.id, next.id]));
-    expect(next.properties.privateKey).toBe(sim.state.apiKey(next.id)!.privateKey);
+    expect(next.properties.privateKey).toBe(world.sim.state.apiKey(next.id)!.privateKey);
     expect(next.properties.privateKey).not.toBe(old.state.privateKey);
     expect(next.properties.keepers).toEqual({ rotated: "2026-11" });
     await host.delete(old.id, old.urn, old.state);
     expect(wire()).toEqual(["POST 200", "DELETE 200"]);
-    expect(sim.state.apiKey(old.id)).toBeUndefined();
-    expect(sim.state.apiKey(next.id)).toBeDefined();
+    expect(world.sim.state.apiKey(old.id)).toBeUndefined();
+    expect(world.sim.state.apiKey(next.id)).toBeDefined();
   });
 
   it("`pulumi up --replace` goes the same way: a new key, then the old one deleted", async () => {
     const host = await newHost();
     const inputs = program();
     const old = await createKey(host, "replaced", inputs);
-    sim.resetRequests();
-    const next = await checkThenCreate(host, old.urn, fixture.withKey(inputs));
+    world.sim.resetRequests();
+    const next = await checkThenCreate(host, old.urn, world.fixture.withKey(inputs));
     handedOut.push(next.properties.privateKey as string);
     await host.delete(old.id, old.urn, old.state);
     expect(wire()).toEqual(["POST 200", "DELETE 200"]);
-    expect(sim.state.apiKey(old.id)).toBeUndefined();
-    expect(sim.state.apiKey(next.id)?.desc).toBe(inputs.desc);
+    expect(world.sim.state.apiKey(old.id)).toBeUndefined();
+    expect(world.sim.state.apiKey(next.id)?.desc).toBe(inputs.desc);
   });
 
   it("is deleted by destroy with one DELETE; a key already gone is no failure", async () => {
     const host = await newHost();
     const key = await createKey(host, "destroyed", program());
     const destroy = await newHost();
-    sim.resetRequests();
+    world.sim.resetRequests();
     await destroy.delete(key.id, key.urn, key.state);
     expect(wire()).toEqual(["challenge", "DELETE 200"]);
-    expect(sim.state.apiKey(key.id)).toBeUndefined();
-    sim.resetRequests();
+    expect(world.sim.state.apiKey(key.id)).toBeUndefined();
+    world.sim.resetRequests();
     await destroy.delete(key.id, key.urn, key.state);
     expect(wire()).toEqual(["DELETE 400"]);
   });
@@ -190,13 +166,15 @@ describe("a created key, through the host", () => {
     const host = await newHost();
     const inputs = program();
     const key = await createKey(host, "switched", inputs);
-    const other = sim.state.apiKeys(sim.orgId).find((k) => k.publicKey !== sim.publicKey && k.id !== key.id)!;
-    sim.resetRequests();
+    const other = world.sim.state
+      .apiKeys(world.sim.orgId)
+      .find((k) => k.publicKey !== world.sim.publicKey && k.id !== key.id)!;
+    world.sim.resetRequests();
     const toOther = await host.diff(
       key.id,
       key.urn,
       key.state,
-      fixture.withKey({ ...inputs, apiKeyId: other.id }),
+      world.fixture.withKey({ ...inputs, apiKeyId: other.id }),
     );
     expect(toOther).toMatchObject({
       changes: "DIFF_SOME",
@@ -204,42 +182,42 @@ describe("a created key, through the host", () => {
       deleteBeforeReplace: false,
     });
     const byPublicKey = { ...inputs, publicKey: other.publicKey };
-    expect((await host.diff(key.id, key.urn, key.state, fixture.withKey(byPublicKey))).replaces).toEqual([
-      "publicKey",
-    ]);
+    expect(
+      (await host.diff(key.id, key.urn, key.state, world.fixture.withKey(byPublicKey))).replaces,
+    ).toEqual(["publicKey"]);
     // An adopted key's state against a program that names no key: a key to create, a replacement.
     const adopted = await host.create(
       urn(KEY_TYPE, "adopted"),
-      fixture.withKey({ orgId: sim.orgId, apiKeyId: other.id }),
+      world.fixture.withKey({ orgId: world.sim.orgId, apiKeyId: other.id }),
     );
     const toCreated = await host.diff(
       other.id,
       urn(KEY_TYPE, "adopted"),
       adopted.properties,
-      fixture.withKey(program()),
+      world.fixture.withKey(program()),
     );
     expect(toCreated).toMatchObject({ changes: "DIFF_SOME", replaces: ["apiKeyId"] });
-    sim.resetRequests();
+    world.sim.resetRequests();
     const itself = { ...inputs, apiKeyId: key.id };
-    const d = await host.diff(key.id, key.urn, key.state, fixture.withKey(itself));
+    const d = await host.diff(key.id, key.urn, key.state, world.fixture.withKey(itself));
     expect(d).toEqual({ changes: "DIFF_SOME", replaces: [], deleteBeforeReplace: false });
-    const updated = await host.update(key.id, key.urn, key.state, fixture.withKey(itself));
-    expect(sim.requests).toEqual([]);
+    const updated = await host.update(key.id, key.urn, key.state, world.fixture.withKey(itself));
+    expect(world.sim.requests).toEqual([]);
     expect(strip(updated.properties)).toMatchObject({ managed: { by: "apiKeyId" }, keepers: {} });
     expect(updated.properties.privateKey).toMatch(/^[*-]+.{4}$/);
     // Now adopted: destroy releases it.
-    await host.delete(key.id, key.urn, fixture.withKey(strip(updated.properties)));
-    expect(sim.requests).toEqual([]);
-    expect(sim.state.apiKey(key.id)).toBeDefined();
+    await host.delete(key.id, key.urn, world.fixture.withKey(strip(updated.properties)));
+    expect(world.sim.requests).toEqual([]);
+    expect(world.sim.state.apiKey(key.id)).toBeDefined();
   });
 
   it("check refuses what a mode does not allow, one failure per property, before any request", async () => {
     const host = await newHost();
-    sim.resetRequests();
+    world.sim.resetRequests();
     const missing = await host.check(
       urn(KEY_TYPE, "bad"),
       {},
-      fixture.withKey({ orgId: sim.orgId, restoreOnDelete: true }),
+      world.fixture.withKey({ orgId: world.sim.orgId, restoreOnDelete: true }),
     );
     expect(missing.failures.map((f) => f.property)).toEqual(["desc", "roles", "restoreOnDelete"]);
     expect(missing.failures[0]!.reason).toMatch(/^desc is required to create a key/);
@@ -247,39 +225,47 @@ describe("a created key, through the host", () => {
     const adopted = await host.check(
       urn(KEY_TYPE, "bad"),
       {},
-      fixture.withKey({ orgId: sim.orgId, publicKey: "abcdefgh", keepers: { a: "1" } }),
+      world.fixture.withKey({ orgId: world.sim.orgId, publicKey: "abcdefgh", keepers: { a: "1" } }),
     );
     expect(adopted.failures).toEqual([
       { property: "keepers", reason: expect.stringMatching(/^keepers replace a key this resource creates/) },
     ]);
-    const typed = await host.check(urn(KEY_TYPE, "bad"), {}, fixture.withKey(program({ keepers: { a: 1 } })));
+    const typed = await host.check(
+      urn(KEY_TYPE, "bad"),
+      {},
+      world.fixture.withKey(program({ keepers: { a: 1 } })),
+    );
     expect(typed.failures).toEqual([{ property: "keepers", reason: "keepers.a must be a string (got 1)" }]);
-    expect(sim.requests).toEqual([]);
+    expect(world.sim.requests).toEqual([]);
   });
 
   it("state of an adopted key written before keys could be created refreshes and diffs with no change", async () => {
     const host = await newHost();
-    const target = sim.state.addApiKey({
+    const target = world.sim.state.addApiKey({
       desc: "older",
-      roles: [{ orgId: sim.orgId, roleName: "ORG_MEMBER" }],
+      roles: [{ orgId: world.sim.orgId, roleName: "ORG_MEMBER" }],
     });
-    const declared = { orgId: sim.orgId, apiKeyId: target.id, desc: "older", roles: ["ORG_MEMBER"] };
-    const created = await host.create(urn(KEY_TYPE, "older"), fixture.withKey(declared));
+    const declared = { orgId: world.sim.orgId, apiKeyId: target.id, desc: "older", roles: ["ORG_MEMBER"] };
+    const created = await host.create(urn(KEY_TYPE, "older"), world.fixture.withKey(declared));
     const { keepers: _none, ...older } = strip(created.properties);
     for (const state of [older, { ...older, managed: { desc: true, roles: true, by: "apiKeyId" } }]) {
       const d = await host.diff(
         target.id,
         urn(KEY_TYPE, "older"),
-        fixture.withKey(state),
-        fixture.withKey(declared),
+        world.fixture.withKey(state),
+        world.fixture.withKey(declared),
       );
       expect(d.changes).toBe("DIFF_NONE");
-      const read = await (await newHost()).read(target.id, urn(KEY_TYPE, "older"), fixture.withKey(state));
+      const read = await (await newHost()).read(
+        target.id,
+        urn(KEY_TYPE, "older"),
+        world.fixture.withKey(state),
+      );
       const again = await host.diff(
         target.id,
         urn(KEY_TYPE, "older"),
         read.properties,
-        fixture.withKey(declared),
+        world.fixture.withKey(declared),
       );
       expect(again.changes).toBe("DIFF_NONE");
       expect(read.properties.privateKey).toMatch(/^\*/);
@@ -295,7 +281,7 @@ describe("a create whose answer cannot be read leaves no key behind", () => {
     await createKey(host, "warm", program());
   });
   beforeEach(() => {
-    sim.faults.clear();
+    world.sim.faults.clear();
   });
 
   const acted: Array<[string, Fault]> = [
@@ -324,19 +310,19 @@ describe("a create whose answer cannot be read leaves no key behind", () => {
     "%s: the key made is found, deleted, and the create fails saying so",
     async (_what, fault) => {
       const before = orgKeyIds();
-      sim.resetRequests();
-      sim.faults.add(fault);
+      world.sim.resetRequests();
+      world.sim.faults.add(fault);
       const inputs = program();
       const error = await failureOf(
-        checkThenCreate(host, urn(KEY_TYPE, `lost-${n}`), fixture.withKey(inputs)),
+        checkThenCreate(host, urn(KEY_TYPE, `lost-${n}`), world.fixture.withKey(inputs)),
       );
-      const posts = sim.requests.filter((q) => q.method === "POST" && q.authenticated);
+      const posts = world.sim.requests.filter((q) => q.method === "POST" && q.authenticated);
       expect(posts).toHaveLength(1);
-      const deletes = sim.requests.filter((q) => q.method === "DELETE");
+      const deletes = world.sim.requests.filter((q) => q.method === "DELETE");
       expect(deletes).toHaveLength(1);
       const madeId = deletes[0]!.path.split("/").at(-1)!;
       expect(error.message).toContain(
-        `OrgApiKey (new API key ${JSON.stringify(inputs.desc)} in organization ${sim.orgId}): POST /orgs/${sim.orgId}/apiKeys`,
+        `OrgApiKey (new API key ${JSON.stringify(inputs.desc)} in organization ${world.sim.orgId}): POST /orgs/${world.sim.orgId}/apiKeys`,
       );
       expect(error.message).toContain(`The server made API key ${madeId}`);
       expect(error.message).toContain("it was deleted, and no key is left behind");
@@ -350,10 +336,12 @@ describe("a create whose answer cannot be read leaves no key behind", () => {
 
   it("answered 500 without acting: no key was made, and the create fails saying none was left behind", async () => {
     const before = orgKeyIds();
-    sim.resetRequests();
-    sim.faults.add({ method: "POST", status: 500 });
+    world.sim.resetRequests();
+    world.sim.faults.add({ method: "POST", status: 500 });
     const inputs = program();
-    const error = await failureOf(checkThenCreate(host, urn(KEY_TYPE, `none-${n}`), fixture.withKey(inputs)));
+    const error = await failureOf(
+      checkThenCreate(host, urn(KEY_TYPE, `none-${n}`), world.fixture.withKey(inputs)),
+    );
     expect(error.message).toContain("The server made no key of this create");
     expect(error.message).toContain("No key was left behind");
     expect(wire()).toEqual(["POST 500", "GET 200", "GET 200"]);
@@ -366,31 +354,31 @@ describe("a create whose answer cannot be read leaves no key behind", () => {
       Math.floor(ms / 1000)
         .toString(16)
         .padStart(8, "0");
-    const roles = [{ orgId: sim.orgId, roleName: "ORG_MEMBER" }];
+    const roles = [{ orgId: world.sim.orgId, roleName: "ORG_MEMBER" }];
     // The same desc and roles, made a minute before: not a candidate.
-    const earlier = sim.state.addApiKey({
+    const earlier = world.sim.state.addApiKey({
       id: `${seconds(Date.now() - 60_000)}00000000000000e1`,
       desc: inputs.desc as string,
       roles,
     });
-    sim.resetRequests();
-    sim.faults.add({ method: "POST", status: 500, actThenFail: true });
+    world.sim.resetRequests();
+    world.sim.faults.add({ method: "POST", status: 500, actThenFail: true });
     const first = await failureOf(
-      checkThenCreate(host, urn(KEY_TYPE, `alike-${n}`), fixture.withKey(inputs)),
+      checkThenCreate(host, urn(KEY_TYPE, `alike-${n}`), world.fixture.withKey(inputs)),
     );
     expect(first.message).toContain("it was deleted, and no key is left behind");
     expect(first.message).not.toContain(earlier.id);
-    expect(sim.state.apiKey(earlier.id)).toBeDefined();
+    expect(world.sim.state.apiKey(earlier.id)).toBeDefined();
 
     // Someone else makes a key alike while the POST is answered: two candidates.
     let other = "";
-    sim.resetRequests();
-    sim.faults.add({
+    world.sim.resetRequests();
+    world.sim.faults.add({
       method: "POST",
       status: 500,
       actThenFail: true,
       whenAnswered: () => {
-        other = sim.state.addApiKey({
+        other = world.sim.state.addApiKey({
           id: `${seconds(Date.now())}00000000000000e2`,
           desc: inputs.desc as string,
           roles,
@@ -399,7 +387,7 @@ describe("a create whose answer cannot be read leaves no key behind", () => {
     });
     const before = orgKeyIds();
     const error = await failureOf(
-      checkThenCreate(host, urn(KEY_TYPE, `alike-${n}-2`), fixture.withKey(inputs)),
+      checkThenCreate(host, urn(KEY_TYPE, `alike-${n}-2`), world.fixture.withKey(inputs)),
     );
     const made = orgKeyIds().filter((id) => !before.includes(id) && id !== other);
     expect(made).toHaveLength(1);
@@ -407,7 +395,7 @@ describe("a create whose answer cannot be read leaves no key behind", () => {
     expect(error.message).toContain(other);
     expect(error.message).toContain(made[0]);
     expect(error.message).toContain("Nothing was changed");
-    expect(sim.requests.filter((q) => q.method === "DELETE")).toEqual([]);
-    for (const id of [other, made[0]!, earlier.id]) sim.state.removeApiKey(id);
+    expect(world.sim.requests.filter((q) => q.method === "DELETE")).toEqual([]);
+    for (const id of [other, made[0]!, earlier.id]) world.sim.state.removeApiKey(id);
   });
 });
