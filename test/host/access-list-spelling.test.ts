@@ -4,8 +4,7 @@
  * program, through Pulumi's real dynamic-provider host: the DELETE names the entry as the server lists
  * it, and a 404 counts as removed only when the list no longer shows the entry.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { HttpClient } from "../../provider/client";
+import { beforeEach, describe, expect, it } from "vitest";
 import { type Host, KEY_TYPE, type Props, strip, urn } from "../support/host";
 import { failureOf, simulatorWithHosts } from "../support/provider-fixture";
 
@@ -14,20 +13,6 @@ const API = "/api/public/v1.0";
 
 const world = simulatorWithHosts(PRIVATE_KEY, { profile: "deployed", seed: { keys: 2 } });
 const newHost = world.newHost;
-/** Someone changing lists by hand, outside Pulumi (mongocli, the UI). */
-let byHand: HttpClient;
-
-beforeAll(() => {
-  byHand = new HttpClient({
-    baseUrl: world.sim.apiRoot,
-    username: world.sim.publicKey,
-    password: PRIVATE_KEY,
-  });
-});
-
-afterAll(async () => {
-  await byHand?.close();
-});
 
 beforeEach(() => world.sim.faults.clear());
 
@@ -49,8 +34,12 @@ const serverList = (keyId: string) =>
 /** A key with `10.0.0.1` and, added by hand in upper case with a leading zero, `2001:0DB8::1`. */
 async function keyWithHandEntry(desc: string) {
   const key = world.sim.state.addApiKey({ desc });
-  await byHand.request({ method: "POST", path: listPath(key.id), body: [{ ipAddress: "10.0.0.1" }] });
-  await byHand.request({ method: "POST", path: listPath(key.id), body: [{ ipAddress: "2001:0DB8::1" }] });
+  await world.byHand.request({ method: "POST", path: listPath(key.id), body: [{ ipAddress: "10.0.0.1" }] });
+  await world.byHand.request({
+    method: "POST",
+    path: listPath(key.id),
+    body: [{ ipAddress: "2001:0DB8::1" }],
+  });
   expect(serverList(key.id)).toEqual(["10.0.0.1", "2001:0db8::1"]);
   return key.id;
 }
@@ -83,7 +72,7 @@ describe("an entry the server spells otherwise, removed by the program", () => {
     const host = await newHost();
     const program = { orgId: world.sim.orgId, apiKeyId: id, accessList: ["10.0.0.1"] };
     const { urn: u } = await adopt(host, "update-spelt", program);
-    await byHand.request({ method: "POST", path: listPath(id), body: [{ ipAddress: "2001:0DB8::1" }] });
+    await world.byHand.request({ method: "POST", path: listPath(id), body: [{ ipAddress: "2001:0DB8::1" }] });
     // `pulumi refresh` records the entry added by hand, in the provider's spelling.
     const read = await (await newHost()).read(
       id,

@@ -6,8 +6,7 @@
  * changed by hand show as drift, `restoreOnDelete` puts the old list back, and state written before the
  * list could be managed refreshes and diffs with no change and no access-list request.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HttpClient } from "../../provider/client";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { RecordedRequest } from "../../simulator/types";
 import { type Host, type HostCallError, KEY_TYPE, type Props, strip, urn } from "../support/host";
 import { simulatorWithHosts } from "../support/provider-fixture";
@@ -16,20 +15,8 @@ const PRIVATE_KEY = "6f1d2c3b-acls-4e5f-a6b7-RECOGNIZABLE07";
 
 const world = simulatorWithHosts(PRIVATE_KEY, { profile: "deployed", seed: { keys: 5 } });
 let host: Host;
-/** Someone changing lists by hand, outside Pulumi (mongocli, the UI). */
-let byHand: HttpClient;
-
 beforeAll(async () => {
   host = await world.newHost();
-  byHand = new HttpClient({
-    baseUrl: world.sim.apiRoot,
-    username: world.sim.publicKey,
-    password: PRIVATE_KEY,
-  });
-});
-
-afterAll(async () => {
-  await byHand?.close();
 });
 
 const listPath = (keyId: string) => `/orgs/${world.sim.orgId}/apiKeys/${keyId}/accessList`;
@@ -53,7 +40,7 @@ function newKey(desc: string) {
 }
 
 async function addByHand(keyId: string, body: unknown[]) {
-  await byHand.request({ method: "POST", path: listPath(keyId), body });
+  await world.byHand.request({ method: "POST", path: listPath(keyId), body });
 }
 
 /** `pulumi up` of a resource in the stack: Check, Diff, and Update when Diff says so. */
@@ -248,7 +235,7 @@ describe("a refresh of keys whose access lists are managed", () => {
     }
     // By hand: one entry added to key a, one removed from key b.
     await addByHand(keys[0]!.id, [{ cidrBlock: "198.51.100.0/24" }]);
-    await byHand.request({ method: "DELETE", path: `${listPath(keys[1]!.id)}/10.20.0.0%2F16` });
+    await world.byHand.request({ method: "DELETE", path: `${listPath(keys[1]!.id)}/10.20.0.0%2F16` });
 
     const refresh = await world.newHost();
     world.sim.resetRequests();

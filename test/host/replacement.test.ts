@@ -108,22 +108,31 @@ describe("an OrgApiKey replaced by one adopting the same key", () => {
   });
 });
 
+/**
+ * A project `group` holding a new key as `GROUP_READ_ONLY` (what existed before the program), and an
+ * assignment that declares it `GROUP_OWNER` and restores on delete.
+ */
+function keyReadOnlyIn(group: string) {
+  world.sim.state.addGroup(group);
+  const key = world.sim.state.addApiKey({
+    roles: [
+      { orgId: world.sim.orgId, roleName: "ORG_MEMBER" },
+      { groupId: group, roleName: "GROUP_READ_ONLY" },
+    ],
+  });
+  const declared = withAssignment({
+    apiKeyId: key.id,
+    groupId: group,
+    roles: ["GROUP_OWNER"],
+    restoreOnDelete: true,
+  });
+  return { key, declared };
+}
+
 describe("an ApiKeyProjectAssignment replaced by one of the same key in the same project", () => {
   it("with the old state read first in the run (pulumi up --refresh --replace): the replacement carries the roles the key had before, which destroy puts back", async () => {
     const group = "5f00000000000000000b0001";
-    world.sim.state.addGroup(group);
-    const key = world.sim.state.addApiKey({
-      roles: [
-        { orgId: world.sim.orgId, roleName: "ORG_MEMBER" },
-        { groupId: group, roleName: "GROUP_READ_ONLY" },
-      ],
-    });
-    const declared = withAssignment({
-      apiKeyId: key.id,
-      groupId: group,
-      roles: ["GROUP_OWNER"],
-      restoreOnDelete: true,
-    });
+    const { key, declared } = keyReadOnlyIn(group);
     const assignmentUrn = urn(ASSIGNMENT_TYPE, "replaced");
     const old = await created(await newHost(), assignmentUrn, declared);
     expect(old.state.previous).toEqual({ recorded: true, roles: ["GROUP_READ_ONLY"] });
@@ -147,19 +156,7 @@ describe("an ApiKeyProjectAssignment replaced by one of the same key in the same
 
   it("pulumi up --replace in the order the resource registers with restoreOnDelete (delete first): the old restore, then the replacement records the original, which destroy puts back", async () => {
     const group = "5f00000000000000000b0002";
-    world.sim.state.addGroup(group);
-    const key = world.sim.state.addApiKey({
-      roles: [
-        { orgId: world.sim.orgId, roleName: "ORG_MEMBER" },
-        { groupId: group, roleName: "GROUP_READ_ONLY" },
-      ],
-    });
-    const declared = withAssignment({
-      apiKeyId: key.id,
-      groupId: group,
-      roles: ["GROUP_OWNER"],
-      restoreOnDelete: true,
-    });
+    const { key, declared } = keyReadOnlyIn(group);
     const assignmentUrn = urn(ASSIGNMENT_TYPE, "replaced-first");
     const old = await created(await newHost(), assignmentUrn, declared);
     const up = await newHost();

@@ -6,6 +6,7 @@
  */
 import { createRequire } from "node:module";
 import { afterAll, beforeAll, expect } from "vitest";
+import { HttpClient } from "../../provider/client";
 import { startSimulator } from "../../simulator";
 import type { SeedOptions, Simulator, SimulatorOptions } from "../../simulator/types";
 import { type Host, type HostCallError, NO_ENV, type Props, startHost } from "./host";
@@ -69,6 +70,8 @@ export interface SimulatorWithHosts {
   readonly fixture: ProviderFixture;
   /** The private keys that creates handed out: no host may have printed one (checked at the end). */
   readonly handedOut: string[];
+  /** Someone changing things by hand with the admin key, outside Pulumi (mongocli, the UI). */
+  readonly byHand: HttpClient;
   /**
    * A host configured for the simulator with its admin key (and `extra` stack config): a `pulumi up`,
    * `refresh` or `destroy` of its own.
@@ -87,6 +90,7 @@ export function simulatorWithHosts(
 ): SimulatorWithHosts {
   let sim: Simulator | undefined;
   let fixture: ProviderFixture | undefined;
+  let byHand: HttpClient | undefined;
   const handedOut: string[] = [];
   beforeAll(async () => {
     sim = await startSimulator({ ...options, seed: { ...options.seed, privateKey } });
@@ -94,6 +98,7 @@ export function simulatorWithHosts(
   });
   afterAll(async () => {
     await fixture?.close(privateKey, ...handedOut);
+    await byHand?.close();
     await sim?.close();
   });
   const started = <T>(value: T | undefined): T => {
@@ -108,6 +113,15 @@ export function simulatorWithHosts(
       return started(fixture);
     },
     handedOut,
+    get byHand() {
+      const server = started(sim);
+      byHand ??= new HttpClient({
+        baseUrl: server.apiRoot,
+        username: server.publicKey,
+        password: privateKey,
+      });
+      return byHand;
+    },
     newHost(extra = {}) {
       const server = started(sim);
       return started(fixture).newHost({
