@@ -21,10 +21,10 @@ import { ResourceError } from "../shared/resource-error";
 import { currentClient, whenConfigured } from "../shared/runtime";
 import { checkResource, clientIn, onServer, serverDiff } from "../shared/server-input";
 import { memoryOf } from "../shared/server-memory";
-import { warnUntrackedJobs } from "../shared/server-warning";
 import { isUnknown } from "../shared/validate";
 import { createThenList, findJob, missingOperationOf, rememberMissingOperation } from "./job-listing-cache";
 import { changedCreateInputs, checkJobInputs, createInputsOf } from "./log-collection-job-inputs";
+import { warnUntrackedJobs } from "./server-warning";
 import { NOT_SHOWN, type ServerFields, serverFieldsOf, upgradeJobState } from "./state";
 import type { LogCollectionJobProviderInputs, LogCollectionJobProviderOutputs } from "./types";
 

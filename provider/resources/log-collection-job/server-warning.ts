@@ -9,7 +9,7 @@ import type { JobOperationKind } from "../../api/log-collection-job-answers";
 import { JOB_OPERATIONS } from "../../api/log-collection-job-answers";
 import type { Transport } from "../../api/transport";
 import type { ApiError } from "../../client/errors";
-import { memoryOf } from "./server-memory";
+import { memoryOf } from "../shared/server-memory";
 
 /** The message: which server, which answer, and what refresh and destroy do instead. */
 export function untrackedJobsMessage(operation: JobOperationKind, evidence: ApiError): string {
