@@ -4,6 +4,7 @@ import { defineListing } from "../../provider/api/define-listing";
 import type { Transport } from "../../provider/api/transport";
 import { ResponseShapeError } from "../../provider/client/errors";
 import type { JsonResponse } from "../../provider/client/types";
+import { jobMemoryOf } from "../../provider/resources/log-collection-job/job-memory";
 import {
   byId,
   duringWrite,
@@ -230,11 +231,11 @@ describe("the shared listing cache", () => {
   it("forgets everything learned of every server on reset: listings, missing operations, warnings", async () => {
     const s = fakeServer([{ id: "a", name: "A" }]);
     await find(s, "a");
-    const memory = memoryOf(s.server.transport);
-    memory.missing.set("listThings", new Error("405") as never);
+    const memory = jobMemoryOf(s.server.transport);
+    memory.missing.set("listLogCollectionJobs", new Error("405") as never);
     memory.warned.add("untrackedJobs");
     resetServerMemoryForTests();
-    const fresh = memoryOf(s.server.transport);
+    const fresh = jobMemoryOf(s.server.transport);
     expect(fresh).not.toBe(memory);
     expect(fresh.missing.size).toBe(0);
     expect(fresh.warned.size).toBe(0);

@@ -20,9 +20,9 @@ import { partiallyCreated } from "../shared/partially-created";
 import { ResourceError } from "../shared/resource-error";
 import { currentClient, whenConfigured } from "../shared/runtime";
 import { checkResource, clientIn, onServer, serverDiff } from "../shared/server-input";
-import { memoryOf } from "../shared/server-memory";
 import { isUnknown } from "../shared/validate";
 import { createThenList, findJob, missingOperationOf, rememberMissingOperation } from "./job-listing-cache";
+import { jobMemoryOf } from "./job-memory";
 import { changedCreateInputs, checkJobInputs, createInputsOf } from "./log-collection-job-inputs";
 import { warnUntrackedJobs } from "./server-warning";
 import { NOT_SHOWN, type ServerFields, serverFieldsOf, upgradeJobState } from "./state";
@@ -140,7 +140,7 @@ async function createJob(inputs: LogCollectionJobProviderInputs) {
         logCollectionFromDate: inputs.logCollectionFromDate,
         logCollectionToDate: inputs.logCollectionToDate,
       },
-      memoryOf(client).databaseLog,
+      jobMemoryOf(client).databaseLog,
     ));
   } catch (error) {
     // Only a POST the server did not act on is ever sent again, so none before this one made a job.

@@ -1,13 +1,36 @@
 /**
- * What a deployment learns about its server, kept for as long as the host runs: the shared listings
- * (./listing-cache.ts) and the writes they wait for, the operations the server showed it lacks, the
- * database log's name it takes, and the warnings already given. One memory per client, and clients
- * are per server and credentials, so different credentials never share what they see.
+ * What a deployment learns, kept for as long as the host runs. What it learns of a server is kept per
+ * client ({@link perServer}), and clients are per server and credentials, so different credentials never
+ * share what they see: the shared listings (./listing-cache.ts) and the writes they wait for here, what a
+ * server showed of its log collection jobs in ../log-collection-job/job-memory.ts. Each memory is made
+ * here so that one reset forgets them all.
  */
-import type { DatabaseLogMemory } from "../../api/database-log";
 import type { Transport } from "../../api/transport";
-import type { ApiError } from "../../client/errors";
 import type { SharedListing } from "./listing-cache";
+
+const resets: (() => void)[] = [];
+
+/**
+ * A memory per client: `memoryOf(transport)` is the one of `transport`'s server, made by `make` on first
+ * use and forgotten by {@link resetServerMemoryForTests}.
+ *
+ * @example
+ * const jobMemoryOf = perServer(() => ({ missing: new Map<string, ApiError>() }));
+ */
+export function perServer<T>(make: () => T): (transport: Transport) => T {
+  let memories = new WeakMap<Transport, T>();
+  resets.push(() => {
+    memories = new WeakMap();
+  });
+  return (transport) => {
+    let memory = memories.get(transport);
+    if (memory === undefined) {
+      memory = make();
+      memories.set(transport, memory);
+    }
+    return memory;
+  };
+}
 
 /** Writes in flight to one listing's records, and what waits for them all to be done. */
 export interface Writes {
@@ -22,12 +45,6 @@ export interface Writes {
 export class ServerMemory {
   /** The shared listings, by the listing's path. */
   readonly listings = new Map<string, SharedListing<unknown, unknown, unknown>>();
-  /** The answer that showed the server lacks an operation, by operation: each judged on its own. */
-  readonly missing = new Map<string, ApiError>();
-  /** The warnings already given, by what they are about. */
-  readonly warned = new Set<string>();
-  /** What the server showed of the database log's name (`MONGODB` or `DATABASE`). */
-  readonly databaseLog: DatabaseLogMemory = {};
   /** The writes in flight, by the path of the listing that shows what they made. */
   readonly writes = new Map<string, Writes>();
   private clock = 0;
@@ -42,17 +59,8 @@ export class ServerMemory {
   }
 }
 
-let memories = new WeakMap<Transport, ServerMemory>();
-
 /** The memory of `transport`'s server, made on first use. */
-export function memoryOf(transport: Transport): ServerMemory {
-  let memory = memories.get(transport);
-  if (memory === undefined) {
-    memory = new ServerMemory();
-    memories.set(transport, memory);
-  }
-  return memory;
-}
+export const memoryOf = perServer(() => new ServerMemory());
 
 let created = new Set<string>();
 
@@ -99,7 +107,7 @@ export function originalsInDeployment(): Map<string, unknown> {
 
 /** For tests: forget everything learned of every server. */
 export function resetServerMemoryForTests(): void {
-  memories = new WeakMap();
+  for (const reset of resets) reset();
   created = new Set();
   keys = new Set();
   creates = new Map();
