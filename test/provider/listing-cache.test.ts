@@ -11,11 +11,12 @@ import {
   findAfterWrites,
   findListed,
   LISTING_TTL_MS,
+  listingMemoryOf,
   sharedListing,
   WRITES_QUIET_MAX_WAIT_MS,
   WRITES_QUIET_MS,
 } from "../../provider/resources/shared/listing-cache";
-import { memoryOf, resetServerMemoryForTests } from "../../provider/resources/shared/server-memory";
+import { resetServerMemoryForTests } from "../../provider/resources/shared/server-memory";
 import { advanceUntil, watched, withFakeTimeouts } from "../support/fake-clock";
 
 /**
@@ -106,7 +107,7 @@ describe("the shared listing cache", () => {
     const s = fakeServer([{ id: "a", name: "A" }]);
     s.server.fail = 1;
     await expect(find(s, "a")).rejects.toThrow("the server is down");
-    expect(memoryOf(s.server.transport).listings.size).toBe(0);
+    expect(listingMemoryOf(s.server.transport).listings.size).toBe(0);
     expect(await find(s, "a")).toEqual({ id: "a", name: "A" });
     expect(s.server.gets).toBe(2);
   });

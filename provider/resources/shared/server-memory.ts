@@ -1,18 +1,17 @@
 /**
  * What a deployment learns, kept for as long as the host runs. What it learns of a server is kept per
  * client ({@link perServer}), and clients are per server and credentials, so different credentials never
- * share what they see: the shared listings (./listing-cache.ts) and the writes they wait for here, what a
- * server showed of its log collection jobs in ../log-collection-job/job-memory.ts. Each memory is made
+ * share what they see: the shared listings and the writes they wait for (./listing-cache.ts), what a
+ * server showed of its log collection jobs (../log-collection-job/job-memory.ts). Each memory is made
  * here so that one reset forgets them all.
  */
 import type { Transport } from "../../api/transport";
-import type { SharedListing } from "./listing-cache";
 
 const resets: (() => void)[] = [];
 
 /**
- * A memory per client: `memoryOf(transport)` is the one of `transport`'s server, made by `make` on first
- * use and forgotten by {@link resetServerMemoryForTests}.
+ * A memory per client: the function returned gives the one of `transport`'s server, made by `make` on
+ * first use and forgotten by {@link resetServerMemoryForTests}.
  *
  * @example
  * const jobMemoryOf = perServer(() => ({ missing: new Map<string, ApiError>() }));
@@ -31,36 +30,6 @@ export function perServer<T>(make: () => T): (transport: Transport) => T {
     return memory;
   };
 }
-
-/** Writes in flight to one listing's records, and what waits for them all to be done. */
-export interface Writes {
-  inFlight: number;
-  /** When a write last started or ended (`performance.now()`, which never goes back). */
-  lastActivity: number;
-  /** Settles when `inFlight` is next 0. */
-  idle?: { promise: Promise<void>; resolve: () => void };
-}
-
-/** One server's memory, as one client sees it. */
-export class ServerMemory {
-  /** The shared listings, by the listing's path. */
-  readonly listings = new Map<string, SharedListing<unknown, unknown, unknown>>();
-  /** The writes in flight, by the path of the listing that shows what they made. */
-  readonly writes = new Map<string, Writes>();
-  private clock = 0;
-
-  /**
-   * The next tick of the clock that orders calls and listings: a listing whose tick is greater than a
-   * call's started after that call, so it saw every change made before the call.
-   */
-  tick(): number {
-    this.clock += 1;
-    return this.clock;
-  }
-}
-
-/** The memory of `transport`'s server, made on first use. */
-export const memoryOf = perServer(() => new ServerMemory());
 
 let created = new Set<string>();
 
