@@ -2,8 +2,10 @@
  * What a deployment learns, kept for as long as the host runs. What it learns of a server is kept per
  * client ({@link perServer}), and clients are per server and credentials, so different credentials never
  * share what they see: the shared listings and the writes they wait for (./listing-cache.ts), what a
- * server showed of its log collection jobs (../log-collection-job/job-memory.ts). Each memory is made
- * here so that one reset forgets them all.
+ * server showed of its log collection jobs (../log-collection-job/job-memory.ts). What it learns of the
+ * things its resources manage is kept for the deployment ({@link perDeployment}): what it created and
+ * what was there before (./replacement.ts), the keys it knows (../org-api-key/deployment-keys.ts). Each
+ * memory is made here so that one reset forgets them all.
  */
 import type { Transport } from "../../api/transport";
 
@@ -31,54 +33,29 @@ export function perServer<T>(make: () => T): (transport: Transport) => T {
   };
 }
 
-let created = new Set<string>();
+/** A memory of the whole deployment, made by `make` and made anew by {@link resetServerMemoryForTests}. */
+export function perDeployment<T>(make: () => T): () => T {
+  let memory = make();
+  resets.push(() => {
+    memory = make();
+  });
+  return () => memory;
+}
 
 /**
  * What this deployment created, by what names it on its server whatever name reached that server
  * (the server's API root and the resource's ids): a delete of an older resource naming the same thing
  * is then its replacement's to skip.
  */
-export function createdInDeployment(): Set<string> {
-  return created;
-}
-
-let keys = new Set<string>();
-
-/**
- * The organization API keys a resource of this deployment created, adopted, read, updated or deleted,
- * as `{server's identity} {key id}`: a create whose answer was lost never takes one of them for the key
- * it may have made.
- */
-export function keysInDeployment(): Set<string> {
-  return keys;
-}
-
-let creates = new Map<string, unknown[]>();
-
-/**
- * The creates of this deployment by what they make (an organization key's server, organization, desc
- * and roles): kept for the life of the process, since a create whose answer was lost may make its key
- * any time (see `org-api-key/deployment-keys.ts`).
- */
-export function createsInDeployment<T>(): Map<string, T[]> {
-  return creates as Map<string, T[]>;
-}
-
-let originals = new Map<string, unknown>();
+export const createdInDeployment = perDeployment(() => new Set<string>());
 
 /**
  * What existed before the program first managed each thing whose state this process has seen, by the
  * same names as {@link createdInDeployment}: a replacement created here carries it (./replacement.ts).
  */
-export function originalsInDeployment(): Map<string, unknown> {
-  return originals;
-}
+export const originalsInDeployment = perDeployment(() => new Map<string, unknown>());
 
-/** For tests: forget everything learned of every server. */
+/** For tests: forget everything learned of every server and by the deployment. */
 export function resetServerMemoryForTests(): void {
   for (const reset of resets) reset();
-  created = new Set();
-  keys = new Set();
-  creates = new Map();
-  originals = new Map();
 }
