@@ -83,13 +83,13 @@ export function check(_olds: object, news: object) {
  * `expirationDate` (another instant), and starting or ceasing to declare one, is an update in place.
  */
 export async function diff(
-  _id: string,
+  id: string,
   olds: LogCollectionJobProviderOutputs,
   news: LogCollectionJobProviderInputs,
 ) {
   // Whether another name reaches the same server is read from the stack config.
   await whenConfigured();
-  const state = upgradeJobState(olds);
+  const state = upgradeJobState(olds, id, "diff");
   const replaces = changedCreateInputs(state, news);
   const managed = state.managed.expirationDate;
   const declared = news.expirationDate;
@@ -185,7 +185,7 @@ async function createJob(inputs: LogCollectionJobProviderInputs) {
  * stack. A server with no listing of jobs keeps the state as recorded and is named once in a warning.
  */
 export async function read(id: string, olds: Partial<LogCollectionJobProviderOutputs> = {}) {
-  const state = upgradeJobState(olds);
+  const state = upgradeJobState(olds, id, "read");
   await whenConfigured();
   const groupId = state.groupId;
   if (typeof groupId !== "string" || hex24Rule(groupId) !== undefined) {
@@ -222,7 +222,7 @@ export async function update(
   olds: LogCollectionJobProviderOutputs,
   news: LogCollectionJobProviderInputs,
 ) {
-  const state = upgradeJobState(olds);
+  const state = upgradeJobState(olds, id, "update");
   await whenConfigured();
   const changed = changedCreateInputs(state, news);
   if (changed.length > 0) {
@@ -252,7 +252,7 @@ export async function update(
  * the engine then never calls this.
  */
 export async function remove(id: string, olds: LogCollectionJobProviderOutputs): Promise<void> {
-  const state = upgradeJobState(olds);
+  const state = upgradeJobState(olds, id, "delete");
   await whenConfigured();
   const client = clientIn(`deleting ${where(id, state.groupId, state.server)}`, state.server);
   const operation: JobOperationKind = "deleteLogCollectionJob";
