@@ -1,7 +1,8 @@
 /**
  * The version each resource's state carries: the steps of an upgrade applied in order from the stored
- * version, and a version newer than the code refused by every method that reads state, before anything
- * is sent.
+ * version, the version written by create, update and a refresh that changes the state, state without
+ * one left as stored by a refresh that changes nothing, and a version newer than the code refused by
+ * every method that reads state, before anything is sent.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
@@ -14,6 +15,7 @@ import { resetServerMemoryForTests } from "../../provider/resources/shared/serve
 import {
   currentVersion,
   type StateUpgrade,
+  stateAfterRead,
   upgradeState,
 } from "../../provider/resources/shared/state-version";
 import type { Simulator } from "../../simulator/types";
@@ -81,6 +83,33 @@ describe("a state upgrade, step by step", () => {
   });
 });
 
+describe("the state a refresh returns", () => {
+  const upgrade = threeVersions([]);
+
+  it("is the state as stored, without a version it did not have, when the refresh found nothing else", () => {
+    const stored = { __provider: "text", name: "a", list: [1, { x: 1, y: 2 }] };
+    const found = { list: [1, { y: 2, x: 1 }], name: "a" };
+    expect(stateAfterRead(upgrade, stored, found)).toEqual({ name: "a", list: [1, { x: 1, y: 2 }] });
+    expect(stateAfterRead(upgrade, { ...stored, stateVersion: 2 }, found)).toEqual({
+      name: "a",
+      list: [1, { x: 1, y: 2 }],
+      stateVersion: 2,
+    });
+  });
+
+  it("is what the refresh found, at the current version, when it differs in anything", () => {
+    const stored = { name: "a", list: [1, 2] };
+    for (const found of [
+      { name: "b", list: [1, 2] },
+      { name: "a", list: [2, 1] },
+      { name: "a", list: [1, 2], added: "" },
+      { name: "a" },
+    ]) {
+      expect(stateAfterRead(upgrade, stored, found)).toEqual({ ...found, stateVersion: 3 });
+    }
+  });
+});
+
 let sim: Simulator;
 beforeAll(async () => {
   sim = await simulatorWithProvider({ seed: { keys: 5 } });
@@ -104,7 +133,71 @@ const JOB_INPUTS = () => ({
   redacted: false,
 });
 
+/** `props` as a version before state versions wrote them. */
+function unversioned<T extends object>(props: T): Omit<T, "stateVersion"> {
+  const { stateVersion: _version, ...rest } = props as T & { stateVersion?: unknown };
+  return rest;
+}
+
 describe("the version in each resource's state, through the host's method maps", () => {
+  it("create and update write the current version; a refresh that changes nothing leaves earlier state as it was", async () => {
+    const key = adoptable();
+    const declared = {
+      orgId: sim.orgId,
+      apiKeyId: key.id,
+      desc: "versioned",
+      roles: ["ORG_MEMBER" as const],
+    };
+    const made = await keys.create(declared);
+    expect(made.outs).toMatchObject({ desc: "versioned", stateVersion: 1 });
+    const updated = await keys.update(key.id, made.outs, { ...declared, desc: "versioned again" });
+    expect(updated.outs).toMatchObject({ desc: "versioned again", stateVersion: 1 });
+
+    const earlier = unversioned(updated.outs);
+    const kept = await keys.read(key.id, earlier);
+    expect(kept.props).toEqual(earlier);
+    expect(kept.props).not.toHaveProperty("stateVersion");
+    // Changed outside Pulumi: the refresh writes what it found, at today's version.
+    sim.state.updateApiKey(key.id, { desc: "by hand" });
+    resetServerMemoryForTests();
+    const drifted = await keys.read(key.id, earlier);
+    expect(drifted.props).toEqual({ ...earlier, desc: "by hand", stateVersion: 1 });
+    // State at today's version read unchanged keeps it.
+    expect((await keys.read(key.id, drifted.props)).props).toEqual(drifted.props);
+
+    const assignment = await assignments.create({
+      apiKeyId: key.id,
+      groupId: sim.groupId,
+      roles: ["GROUP_READ_ONLY"],
+    });
+    expect(assignment.outs).toMatchObject({ groupId: sim.groupId, stateVersion: 1 });
+    const assignmentKept = await assignments.read(assignment.id, unversioned(assignment.outs));
+    expect(assignmentKept.props).toEqual(unversioned(assignment.outs));
+
+    const job = await jobs.create(JOB_INPUTS());
+    expect(job.outs).toMatchObject({ jobId: job.id, stateVersion: 1 });
+    const jobKept = await jobs.read(job.id, unversioned(job.outs));
+    expect(jobKept.props).toEqual(unversioned(job.outs));
+    await jobs.delete(job.id, job.outs);
+  });
+
+  it("a partially created job is recorded at the current version", async () => {
+    sim.faults.add({
+      method: "PATCH",
+      pathPrefix: `/groups/${sim.groupId}/logCollectionJobs/`,
+      status: 400,
+      errorCode: "EXPIRATION_DATE_TOO_DISTANT",
+    });
+    const error = await jobs.create({ ...JOB_INPUTS(), expirationDate: inDays(10) }).then(
+      () => undefined,
+      (e: unknown) => e as { id?: string; properties?: Record<string, unknown> },
+    );
+    sim.faults.clear();
+    expect(error?.id).toMatch(/^[0-9a-f]{24}$/);
+    expect(error?.properties).toMatchObject({ jobId: error?.id, stateVersion: 1 });
+    await jobs.delete(error!.id!, error!.properties as never);
+  });
+
   const newer = { stateVersion: 2 };
   const cases = () => {
     const key = adoptable();
@@ -159,3 +252,7 @@ describe("the version in each resource's state, through the host's method maps",
     });
   }
 });
+
+function inDays(days: number): string {
+  return new Date(Date.now() + days * 86_400_000).toISOString().replace(/\.\d{3}Z$/, "Z");
+}

@@ -6,8 +6,10 @@
  * before versions were recorded has none: it is version 0, and its step is the upgrade that guesses.
  *
  * The version is a field of the stored state, `stateVersion`, and not a declared output: it says how
- * the provider stored the rest, which a program has no use for.
+ * the provider stored the rest, which a program has no use for, and a refresh that finds nothing to
+ * change leaves state without one as it was (see {@link stateAfterRead}).
  */
+import type { PartialCreate } from "./partially-created";
 import { ResourceError } from "./resource-error";
 
 /** A resource's state upgrade, step by step. */
@@ -35,7 +37,7 @@ interface Versioned {
 /** The provider method reading the state, named in the error it throws on a version it cannot read. */
 export type StateReader = "diff" | "read" | "update" | "delete";
 
-/** The version of today's shape: one per step. */
+/** The version that create, update and a refresh that changed the state write: one per step. */
 export function currentVersion(upgrade: StateUpgrade<unknown>): number {
   return upgrade.steps.length;
 }
@@ -74,8 +76,93 @@ export function storedVersion(
 export function upgradeState<T>(upgrade: StateUpgrade<T>, olds: object, id: string, method: StateReader): T {
   const version = storedVersion(upgrade, olds, id, method);
   const { stateVersion: _version, __provider: _provider, ...fields } = olds as Versioned;
-  // A copy: what a method makes of the state never changes the state as stored.
+  // A copy: what a method makes of the state never changes the state as stored, which read compares
+  // with what it found (stateAfterRead).
   let state: unknown = structuredClone(fields);
   for (const step of upgrade.steps.slice(version)) state = step(state as never, id);
   return state as T;
+}
+
+/** `props` as create and update write them: at the current version. */
+export function withCurrentVersion<P extends object>(
+  upgrade: StateUpgrade<unknown>,
+  props: P,
+): P & { stateVersion: number } {
+  return { ...props, stateVersion: currentVersion(upgrade) };
+}
+
+/**
+ * The state a refresh returns: exactly the state stored, its version (or its lack of one) included,
+ * when `props` (what the refresh found, in today's shape) hold nothing else; otherwise `props` at the
+ * current version. Pulumi compares a refresh's outputs with the old ones field by field for a
+ * resource read with `get` (pulumi/pulumi#16544), under `PULUMI_ENABLE_LEGACY_REFRESH_DIFF=true`, and
+ * in CLIs before the refresh diff asked the provider (pulumi/pulumi#16146): there, a version added to
+ * unchanged state would show every resource written before versions as changed by a refresh. State
+ * kept as stored keeps the shape of the version it says, so its steps still apply.
+ */
+export function stateAfterRead<P extends object>(
+  upgrade: StateUpgrade<unknown>,
+  olds: object,
+  props: P,
+): P | (P & { stateVersion: number }) {
+  const { stateVersion: _version, __provider: _provider, ...stored } = olds as Versioned;
+  if (sameJson(stored, props)) {
+    const { __provider: _omitted, ...kept } = olds as Versioned;
+    return kept as P;
+  }
+  return withCurrentVersion(upgrade, props);
+}
+
+/** Whether two plain JSON values are equal, objects whatever the order of their keys. */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a) && Array.isArray(b)) {
+    return a.length === b.length && a.every((value, i) => sameJson(value, b[i]));
+  }
+  const [x, y] = [a as Record<string, unknown>, b as Record<string, unknown>];
+  const keys = Object.keys(x);
+  return keys.length === Object.keys(y).length && keys.every((k) => k in y && sameJson(x[k], y[k]));
+}
+
+/** The provider methods that write state, as each resource's methods module has them. */
+interface StateWriters {
+  create(inputs: never): Promise<{ id: string; outs: object }>;
+  update(id: string, olds: never, news: never): Promise<{ outs: object }>;
+  read(id: string, olds?: never): Promise<{ id?: string; props?: object }>;
+}
+
+/**
+ * `methods` writing `upgrade`'s version into the state they return: create's (a partially created
+ * resource's too) and update's at the current version, read's as {@link stateAfterRead} says. Each
+ * resource's method map in `provider/host.ts` is made with it, so no method of a resource can write
+ * state without its version.
+ */
+export function versioned<M extends StateWriters>(upgrade: StateUpgrade<unknown>, methods: M): M {
+  const writers: StateWriters = {
+    async create(inputs) {
+      try {
+        const made = await methods.create(inputs);
+        return { ...made, outs: withCurrentVersion(upgrade, made.outs) };
+      } catch (error) {
+        const partial = error as Partial<PartialCreate<object>>;
+        if (typeof partial.id === "string" && typeof partial.properties === "object") {
+          partial.properties = withCurrentVersion(upgrade, partial.properties);
+        }
+        throw error;
+      }
+    },
+    async update(id, olds, news) {
+      const updated = await methods.update(id, olds, news);
+      return { ...updated, outs: withCurrentVersion(upgrade, updated.outs) };
+    },
+    async read(id, olds) {
+      const found = await methods.read(id, olds);
+      // A resource gone (an empty id) leaves the stack: there is no state to write.
+      if (!found.id || found.props === undefined) return found;
+      return { ...found, props: stateAfterRead(upgrade, olds ?? {}, found.props) };
+    },
+  };
+  return { ...methods, ...writers };
 }
