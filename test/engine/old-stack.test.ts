@@ -3,12 +3,14 @@
  * previous round), then refreshed, previewed, updated and destroyed after an upgrade to this checkout,
  * all with the real `pulumi`. `read`, `diff` and `delete` run the provider text stored in state by the
  * old version; that text only requires `pulumi-opsmanager/host`, so the code they run is the package
- * installed now.
+ * installed now. The old version wrote no state version: a refresh that finds a resource unchanged
+ * leaves its state so, and an update writes today's version.
  */
 import * as fsp from "node:fs/promises";
 import { expect, it } from "vitest";
 import { describeEngine } from "./support/cli";
 import { packCommit } from "./support/old-package";
+import type { StackState } from "./support/stack";
 import { openWorld, snapshot, writes } from "./support/world";
 
 /** main before issue 25: the package as the previous round left it. */
@@ -49,6 +51,17 @@ export const adoptedDesc = adopted.desc;
 export const createdId = created.apiKeyId;
 `;
 
+const isDynamic = (type: string) => type.startsWith("pulumi-nodejs:dynamic/opsmanager:");
+
+/** Each resource's state version by its name: `"none"` for state without one. */
+function versions(state: StackState): Record<string, unknown> {
+  return Object.fromEntries(
+    (state.deployment.resources ?? [])
+      .filter((r) => isDynamic(r.type))
+      .map((r) => [r.urn.split("::").pop(), r.outputs?.stateVersion ?? "none"]),
+  );
+}
+
 const PROJECT = `name: old-stack
 runtime:
   name: nodejs
@@ -84,7 +97,7 @@ describeEngine(
       // every version keeps, no code of its own.
       const written = await stack.exportState();
       const providers = written.deployment.resources
-        ?.filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/opsmanager:"))
+        ?.filter((r) => isDynamic(r.type))
         .map((r) => String(r.inputs?.__provider));
       expect(providers).toHaveLength(4);
       for (const text of providers ?? []) {
@@ -92,10 +105,31 @@ describeEngine(
         expect(text).not.toMatch(/listOrgApiKeys|digest/i);
       }
 
+      expect(versions(written)).toEqual({ adopted: "none", created: "none", assigned: "none", logs: "none" });
+
       await stack.installPackage();
+      // Pulumi's legacy refresh diff (and CLIs from before the refresh diff asked the provider) compares
+      // old and new outputs field by field: a refresh adds nothing, not even a state version, to state
+      // it finds unchanged. The created key is left out here: its projectRoles were recorded at its
+      // create, before the assignment gave it one, which such a refresh shows as drift.
+      const unchanged = (written.deployment.resources ?? [])
+        .filter((r) => isDynamic(r.type) && !r.urn.endsWith("::created"))
+        .map((r) => r.urn);
+      expect(unchanged).toHaveLength(3);
+      await stack.pulumi(
+        ["refresh", "--yes", "--expect-no-changes", ...unchanged.flatMap((urn) => ["--target", urn])],
+        { env: { PULUMI_ENABLE_LEGACY_REFRESH_DIFF: "true" } },
+      );
       sim.resetRequests();
       await stack.pulumi(["refresh", "--yes", "--expect-no-changes"]);
       expect(writes(sim)).toEqual([]);
+      // The refresh wrote today's version only where it wrote what it found: the created key's project role.
+      expect(versions(await stack.exportState())).toEqual({
+        adopted: "none",
+        created: 1,
+        assigned: "none",
+        logs: "none",
+      });
       await stack.pulumi(["preview", "--expect-no-changes"]);
 
       await stack.config("old-stack:desc", "second");
@@ -103,6 +137,7 @@ describeEngine(
       await stack.pulumi(["up", "--yes"]);
       expect(writes(sim)).toEqual([`PATCH /api/public/v1.0/orgs/${sim.orgId}/apiKeys/${target.id} 200`]);
       expect(sim.state.apiKey(target.id)?.desc).toBe("second");
+      expect(versions(await stack.exportState())).toMatchObject({ adopted: 1, assigned: "none" });
       await stack.pulumi(["preview", "--expect-no-changes"]);
 
       await stack.pulumi(["destroy", "--yes"]);

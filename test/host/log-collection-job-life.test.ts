@@ -105,6 +105,7 @@ describe("against the deployed server, through the host", () => {
       rootResourceType: "replicaset",
       uncompressedSizeTotalBytes: 0,
       managed: { expirationDate: false },
+      stateVersion: 1,
     });
     expect(strip(first.inputs!)).toEqual(jobInputs(deployed, { resourceName: "rs-life" }));
     deployed.state.updateJob(job.id, { finishDate: new Date(Date.now() - 1000).toISOString() });
@@ -446,6 +447,8 @@ describe("against the deployed server, through the host", () => {
       rootResourceType: "",
       uncompressedSizeTotalBytes: 0,
       managed: { expirationDate: false },
+      // The refresh filled fields the state lacked: it writes today's version.
+      stateVersion: 1,
     });
     expect(
       (

@@ -118,6 +118,7 @@ describe("create", () => {
       roles: ["GROUP_DATA_ACCESS_READ_ONLY", "GROUP_READ_ONLY"],
       restoreOnDelete: false,
       previous: { recorded: false, roles: [] },
+      stateVersion: 1,
     });
   });
 

@@ -200,6 +200,7 @@ describe("OrgApiKey through the real dynamic-provider host", () => {
         "publicKey",
         "restoreOnDelete",
         "roles",
+        "stateVersion",
       ].sort(),
     );
     expect(outs.roles).toEqual(["ORG_MEMBER", "ORG_READ_ONLY"]);

@@ -23,11 +23,13 @@ const today: ApiKeyProjectAssignmentProviderOutputs = {
 
 describe("upgradeAssignmentState", () => {
   it("leaves today's state as it is", () => {
-    expect(upgradeAssignmentState(today, assignmentId(GROUP, KEY))).toEqual(today);
+    expect(upgradeAssignmentState(today, assignmentId(GROUP, KEY), "read")).toEqual(today);
   });
 
   it("fills what is missing with what puts nothing back: restoreOnDelete false, previous not recorded", () => {
-    expect(upgradeAssignmentState({ apiKeyId: KEY, groupId: GROUP, roles: ["GROUP_OWNER"] })).toEqual({
+    expect(
+      upgradeAssignmentState({ apiKeyId: KEY, groupId: GROUP, roles: ["GROUP_OWNER"] }, "", "read"),
+    ).toEqual({
       apiKeyId: KEY,
       groupId: GROUP,
       roles: ["GROUP_OWNER"],
@@ -36,7 +38,8 @@ describe("upgradeAssignmentState", () => {
     });
     // Roles recorded without saying they were recorded are not trusted to be put back.
     expect(
-      upgradeAssignmentState({ ...today, previous: { roles: ["GROUP_OWNER"] } as never }).previous,
+      upgradeAssignmentState({ ...today, previous: { roles: ["GROUP_OWNER"] } as never }, "", "read")
+        .previous,
     ).toEqual({
       recorded: false,
       roles: [],
@@ -44,7 +47,7 @@ describe("upgradeAssignmentState", () => {
   });
 
   it("takes the project and key from the id when the state has none (Resource.get)", () => {
-    expect(upgradeAssignmentState({}, `${GROUP}/${KEY}`)).toMatchObject({
+    expect(upgradeAssignmentState({}, `${GROUP}/${KEY}`, "read")).toMatchObject({
       groupId: GROUP,
       apiKeyId: KEY,
       roles: [],
@@ -54,6 +57,6 @@ describe("upgradeAssignmentState", () => {
 
   it("reads roles as a set and drops what is not a role name", () => {
     const odd = { ...today, roles: ["GROUP_READ_ONLY", 3, "GROUP_OWNER", "GROUP_READ_ONLY"] as never };
-    expect(upgradeAssignmentState(odd).roles).toEqual(["GROUP_OWNER", "GROUP_READ_ONLY"]);
+    expect(upgradeAssignmentState(odd, "", "read").roles).toEqual(["GROUP_OWNER", "GROUP_READ_ONLY"]);
   });
 });

@@ -4,17 +4,19 @@ import { defineListing } from "../../provider/api/define-listing";
 import type { Transport } from "../../provider/api/transport";
 import { ResponseShapeError } from "../../provider/client/errors";
 import type { JsonResponse } from "../../provider/client/types";
+import { jobMemoryOf } from "../../provider/resources/log-collection-job/job-memory";
 import {
   byId,
   duringWrite,
   findAfterWrites,
   findListed,
   LISTING_TTL_MS,
+  listingMemoryOf,
   sharedListing,
   WRITES_QUIET_MAX_WAIT_MS,
   WRITES_QUIET_MS,
 } from "../../provider/resources/shared/listing-cache";
-import { memoryOf, resetServerMemoryForTests } from "../../provider/resources/shared/server-memory";
+import { resetServerMemoryForTests } from "../../provider/resources/shared/server-memory";
 import { advanceUntil, watched, withFakeTimeouts } from "../support/fake-clock";
 
 /**
@@ -105,7 +107,7 @@ describe("the shared listing cache", () => {
     const s = fakeServer([{ id: "a", name: "A" }]);
     s.server.fail = 1;
     await expect(find(s, "a")).rejects.toThrow("the server is down");
-    expect(memoryOf(s.server.transport).listings.size).toBe(0);
+    expect(listingMemoryOf(s.server.transport).listings.size).toBe(0);
     expect(await find(s, "a")).toEqual({ id: "a", name: "A" });
     expect(s.server.gets).toBe(2);
   });
@@ -230,11 +232,11 @@ describe("the shared listing cache", () => {
   it("forgets everything learned of every server on reset: listings, missing operations, warnings", async () => {
     const s = fakeServer([{ id: "a", name: "A" }]);
     await find(s, "a");
-    const memory = memoryOf(s.server.transport);
-    memory.missing.set("listThings", new Error("405") as never);
+    const memory = jobMemoryOf(s.server.transport);
+    memory.missing.set("listLogCollectionJobs", new Error("405") as never);
     memory.warned.add("untrackedJobs");
     resetServerMemoryForTests();
-    const fresh = memoryOf(s.server.transport);
+    const fresh = jobMemoryOf(s.server.transport);
     expect(fresh).not.toBe(memory);
     expect(fresh.missing.size).toBe(0);
     expect(fresh.warned.size).toBe(0);

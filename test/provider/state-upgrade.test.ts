@@ -1,15 +1,26 @@
 /**
- * Each resource's state as earlier versions wrote it, brought to today's shape by its one upgrade.
+ * Each resource's state as earlier versions wrote it, brought to today's shape by its one upgrade:
+ * state without a version is version 0, read by which fields are present; state at today's version is
+ * read as written. Adding a version adds the previous version's state here (CONTRIBUTING.md).
  */
 import { describe, expect, it } from "vitest";
 import type { OrgRole } from "../../provider/api/types";
-import { upgradeJobState } from "../../provider/resources/log-collection-job/state";
-import { managedFor, upgradeKeyState } from "../../provider/resources/org-api-key/state";
+import {
+  ASSIGNMENT_STATE,
+  upgradeAssignmentState,
+} from "../../provider/resources/api-key-project-assignment/state";
+import { JOB_STATE, upgradeJobState } from "../../provider/resources/log-collection-job/state";
+import { KEY_STATE, managedFor, upgradeKeyState } from "../../provider/resources/org-api-key/state";
+import { currentVersion } from "../../provider/resources/shared/state-version";
 
 const ORG = "5f0000000000000000000001";
 const KEY = "5f00000000000000000000aa";
+const JOB = "5f00000000000000000000j1";
 
-/** An OrgApiKey's state as this version writes it. */
+/**
+ * An OrgApiKey's state in today's shape, as the versions before state versions wrote it (no
+ * `stateVersion`: the previous release, the old-stack engine test's commit, wrote these fields).
+ */
 const today = {
   orgId: ORG,
   apiKeyId: KEY,
@@ -26,7 +37,7 @@ const today = {
 
 describe("upgradeKeyState", () => {
   it("leaves today's state as it is", () => {
-    expect(upgradeKeyState(today)).toEqual(today);
+    expect(upgradeKeyState(today, KEY, "read")).toEqual(today);
   });
 
   it("keeps a managed access list, its entries and the list adopted; state without one manages none and gains no field", () => {
@@ -44,8 +55,8 @@ describe("upgradeKeyState", () => {
         },
       ],
     };
-    expect(upgradeKeyState(withList)).toEqual(withList);
-    const state = upgradeKeyState(today);
+    expect(upgradeKeyState(withList, KEY, "read")).toEqual(withList);
+    const state = upgradeKeyState(today, KEY, "read");
     expect("accessList" in state || "accessListEntries" in state || "accessList" in state.adopted).toBe(
       false,
     );
@@ -53,7 +64,7 @@ describe("upgradeKeyState", () => {
 
   it("keeps a missing managed unrecorded, for the program to settle, and takes nothing as managed without one", () => {
     const { managed: _absent, ...older } = today;
-    const state = upgradeKeyState(older);
+    const state = upgradeKeyState(older, KEY, "read");
     expect(state).toEqual(older);
     expect("managed" in state).toBe(false);
     expect(managedFor(state, { orgId: ORG, apiKeyId: KEY, roles: ["ORG_MEMBER"] })).toEqual({
@@ -70,12 +81,14 @@ describe("upgradeKeyState", () => {
   });
 
   it("records state as written wherever the program says otherwise", () => {
-    expect(managedFor(upgradeKeyState(today), { orgId: ORG, apiKeyId: KEY })).toEqual(today.managed);
+    expect(managedFor(upgradeKeyState(today, KEY, "read"), { orgId: ORG, apiKeyId: KEY })).toEqual(
+      today.managed,
+    );
   });
 
   it("gives state without adopted, restoreOnDelete, projectRoles or privateKey their empty defaults", () => {
     const { adopted: _a, restoreOnDelete: _r, projectRoles: _p, privateKey: _k, ...older } = today;
-    expect(upgradeKeyState(older)).toEqual({
+    expect(upgradeKeyState(older, KEY, "read")).toEqual({
       ...older,
       privateKey: "",
       projectRoles: [],
@@ -85,7 +98,7 @@ describe("upgradeKeyState", () => {
   });
 
   it("reads the orgId alone that OrgApiKey.get gives as a lookup that manages nothing", () => {
-    expect(upgradeKeyState({ orgId: ORG })).toEqual({
+    expect(upgradeKeyState({ orgId: ORG }, KEY, "read")).toEqual({
       orgId: ORG,
       apiKeyId: "",
       publicKey: "",
@@ -102,18 +115,19 @@ describe("upgradeKeyState", () => {
 
   it("gives state written before keys could be created no keepers, and keeps a created key's as written", () => {
     const { keepers: _k, ...older } = today;
-    expect(upgradeKeyState(older)).toEqual(today);
+    expect(upgradeKeyState(older, KEY, "read")).toEqual(today);
     const created = {
       ...today,
       restoreOnDelete: false,
       managed: { desc: true, roles: true, by: "created" as const },
       keepers: { rotated: "2026-11" },
     };
-    expect(upgradeKeyState(created)).toEqual(created);
+    expect(upgradeKeyState(created, KEY, "read")).toEqual(created);
   });
 });
 
 /** A LogCollectionJob's create inputs, as every version recorded them. */
+const GROUP = "5f0000000000000000000002";
 const jobInputs = {
   groupId: "5f0000000000000000000002",
   resourceType: "REPLICASET" as const,
@@ -140,12 +154,12 @@ const followed = {
 
 describe("upgradeJobState", () => {
   it("leaves today's state as it is", () => {
-    expect(upgradeJobState(followed)).toEqual(followed);
+    expect(upgradeJobState(followed, JOB, "read")).toEqual(followed);
   });
 
   it("gives state written before jobs were followed the server's fields as not shown and no managed expiration", () => {
     const older = { ...jobInputs, jobId: "5f00000000000000000000j1" };
-    expect(upgradeJobState(older)).toEqual({
+    expect(upgradeJobState(older, JOB, "read")).toEqual({
       ...older,
       status: "",
       creationDate: "",
@@ -161,6 +175,62 @@ describe("upgradeJobState", () => {
 
   it("puts a resourceType written before check normalized its case in the spec's upper case", () => {
     const older = { ...followed, resourceType: "replicaset" as never };
-    expect(upgradeJobState(older)).toEqual(followed);
+    expect(upgradeJobState(older, JOB, "read")).toEqual(followed);
+  });
+});
+
+/** An ApiKeyProjectAssignment's state in today's shape, as the previous release wrote it (no version). */
+const assigned = {
+  apiKeyId: KEY,
+  groupId: GROUP,
+  roles: ["GROUP_OWNER" as const, "GROUP_READ_ONLY" as const],
+  restoreOnDelete: true,
+  previous: { recorded: true, roles: ["GROUP_READ_ONLY"] },
+};
+
+describe("state versions", () => {
+  it("every resource's state is at version 1 today, the version after the one step that reads state without a version", () => {
+    expect([KEY_STATE, JOB_STATE, ASSIGNMENT_STATE].map(currentVersion)).toEqual([1, 1, 1]);
+  });
+
+  it("version 0 (no stateVersion): each resource's older state gets today's defaults from its first step", () => {
+    const { keepers: _k, adopted: _a, restoreOnDelete: _r, ...key } = today;
+    expect(upgradeKeyState(key, KEY, "read")).toEqual({
+      ...today,
+      keepers: {},
+      adopted: { desc: "", roles: [] },
+      restoreOnDelete: false,
+    });
+    const job = { ...jobInputs, jobId: JOB, resourceType: "replicaset" as never };
+    expect(upgradeJobState(job, JOB, "diff")).toMatchObject({
+      resourceType: "REPLICASET",
+      status: "",
+      managed: { expirationDate: false },
+    });
+    const { previous: _p, restoreOnDelete: _o, ...assignment } = assigned;
+    expect(upgradeAssignmentState(assignment, `${GROUP}/${KEY}`, "update")).toEqual({
+      ...assigned,
+      restoreOnDelete: false,
+      previous: { recorded: false, roles: [] },
+    });
+    // Resource.get gives an id and no state at all: version 0 too, the assignment named by its id.
+    expect(upgradeAssignmentState({}, `${GROUP}/${KEY}`, "read")).toMatchObject({
+      groupId: GROUP,
+      apiKeyId: KEY,
+    });
+  });
+
+  it("version 1: each resource's state as this version writes it round-trips, its version aside", () => {
+    expect(upgradeKeyState({ ...today, stateVersion: 1 }, KEY, "read")).toEqual(today);
+    const created = {
+      ...today,
+      managed: { desc: true, roles: true, by: "created" as const },
+      keepers: { a: "1" },
+    };
+    expect(upgradeKeyState({ ...created, stateVersion: 1 }, KEY, "delete")).toEqual(created);
+    expect(upgradeJobState({ ...followed, stateVersion: 1 }, JOB, "read")).toEqual(followed);
+    expect(upgradeAssignmentState({ ...assigned, stateVersion: 1 }, `${GROUP}/${KEY}`, "read")).toEqual(
+      assigned,
+    );
   });
 });

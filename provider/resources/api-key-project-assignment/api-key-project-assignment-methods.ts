@@ -93,7 +93,7 @@ export async function diff(
 ) {
   // Whether another name reaches the same server is read from the stack config.
   await whenConfigured();
-  const state = upgradeAssignmentState(olds, id);
+  const state = upgradeAssignmentState(olds, id, "diff");
   rememberPrevious(state);
   const changed = (value: unknown, old: unknown) => isUnknown(value) || value !== old;
   const replaces: string[] = [];
@@ -147,7 +147,7 @@ export async function create(inputs: ApiKeyProjectAssignmentProviderInputs) {
  */
 export async function read(id: string, olds: Partial<ApiKeyProjectAssignmentProviderOutputs> = {}) {
   await whenConfigured();
-  const state = upgradeAssignmentState(olds, id);
+  const state = upgradeAssignmentState(olds, id, "read");
   rememberPrevious(state);
   if (hex24Rule(state.groupId) !== undefined || hex24Rule(state.apiKeyId) !== undefined) {
     throw new ResourceError(
@@ -184,7 +184,7 @@ export async function update(
   news: ApiKeyProjectAssignmentProviderInputs,
 ) {
   await whenConfigured();
-  const state = upgradeAssignmentState(olds, id);
+  const state = upgradeAssignmentState(olds, id, "update");
   rememberPrevious(state);
   if (news.groupId !== state.groupId || news.apiKeyId !== state.apiKeyId || serverChanged(news, state)) {
     throw new ResourceError(
@@ -217,7 +217,7 @@ export async function remove(
   olds: Partial<ApiKeyProjectAssignmentProviderOutputs>,
 ): Promise<void> {
   await whenConfigured();
-  const state = upgradeAssignmentState(olds, id);
+  const state = upgradeAssignmentState(olds, id, "delete");
   rememberPrevious(state);
   const client = clientIn(`deleting ${where(state)}`, state.server);
   if (managedHere(assignmentName(state))) return;

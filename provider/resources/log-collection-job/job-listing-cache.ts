@@ -2,7 +2,7 @@
  * A project's log collection jobs looked up in the project's shared listing
  * (../shared/listing-cache.ts): refreshing N jobs of one project costs one listing, not N reads. A
  * server that has no listing of jobs at all (it follows the spec, which shows only the create) is
- * remembered in its server's memory, so that it is asked once.
+ * remembered in its server's job memory (./job-memory.ts), so that it is asked once.
  */
 import { isMissingOperation, type JobOperationKind } from "../../api/log-collection-job-answers";
 import { logCollectionJobListing } from "../../api/log-collection-job-listing";
@@ -10,7 +10,7 @@ import type { LogCollectionJobRecord } from "../../api/schemas";
 import type { Transport } from "../../api/transport";
 import type { ApiError } from "../../client/errors";
 import { byId, duringWrite, findAfterWrites, findListed } from "../shared/listing-cache";
-import { memoryOf } from "../shared/server-memory";
+import { jobMemoryOf } from "./job-memory";
 
 /** What a refresh learns of a job: its record, that it is gone, or that the server cannot say. */
 export type JobLookup = { found: LogCollectionJobRecord } | { gone: true } | { unsupported: ApiError };
@@ -43,13 +43,13 @@ export function rememberMissingOperation(
   operation: JobOperationKind,
   evidence: ApiError,
 ): void {
-  const { missing } = memoryOf(transport);
+  const { missing } = jobMemoryOf(transport);
   if (!missing.has(operation)) missing.set(operation, evidence);
 }
 
 /** The answer that showed this client's server lacks `operation`, if one did. */
 export function missingOperationOf(transport: Transport, operation: JobOperationKind): ApiError | undefined {
-  return memoryOf(transport).missing.get(operation);
+  return jobMemoryOf(transport).missing.get(operation);
 }
 
 /**

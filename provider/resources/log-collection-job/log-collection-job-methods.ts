@@ -20,11 +20,11 @@ import { partiallyCreated } from "../shared/partially-created";
 import { ResourceError } from "../shared/resource-error";
 import { currentClient, whenConfigured } from "../shared/runtime";
 import { checkResource, clientIn, onServer, serverDiff } from "../shared/server-input";
-import { memoryOf } from "../shared/server-memory";
-import { warnUntrackedJobs } from "../shared/server-warning";
 import { isUnknown } from "../shared/validate";
 import { createThenList, findJob, missingOperationOf, rememberMissingOperation } from "./job-listing-cache";
+import { jobMemoryOf } from "./job-memory";
 import { changedCreateInputs, checkJobInputs, createInputsOf } from "./log-collection-job-inputs";
+import { warnUntrackedJobs } from "./server-warning";
 import { NOT_SHOWN, type ServerFields, serverFieldsOf, upgradeJobState } from "./state";
 import type { LogCollectionJobProviderInputs, LogCollectionJobProviderOutputs } from "./types";
 
@@ -83,13 +83,13 @@ export function check(_olds: object, news: object) {
  * `expirationDate` (another instant), and starting or ceasing to declare one, is an update in place.
  */
 export async function diff(
-  _id: string,
+  id: string,
   olds: LogCollectionJobProviderOutputs,
   news: LogCollectionJobProviderInputs,
 ) {
   // Whether another name reaches the same server is read from the stack config.
   await whenConfigured();
-  const state = upgradeJobState(olds);
+  const state = upgradeJobState(olds, id, "diff");
   const replaces = changedCreateInputs(state, news);
   const managed = state.managed.expirationDate;
   const declared = news.expirationDate;
@@ -140,7 +140,7 @@ async function createJob(inputs: LogCollectionJobProviderInputs) {
         logCollectionFromDate: inputs.logCollectionFromDate,
         logCollectionToDate: inputs.logCollectionToDate,
       },
-      memoryOf(client).databaseLog,
+      jobMemoryOf(client).databaseLog,
     ));
   } catch (error) {
     // Only a POST the server did not act on is ever sent again, so none before this one made a job.
@@ -185,7 +185,7 @@ async function createJob(inputs: LogCollectionJobProviderInputs) {
  * stack. A server with no listing of jobs keeps the state as recorded and is named once in a warning.
  */
 export async function read(id: string, olds: Partial<LogCollectionJobProviderOutputs> = {}) {
-  const state = upgradeJobState(olds);
+  const state = upgradeJobState(olds, id, "read");
   await whenConfigured();
   const groupId = state.groupId;
   if (typeof groupId !== "string" || hex24Rule(groupId) !== undefined) {
@@ -222,7 +222,7 @@ export async function update(
   olds: LogCollectionJobProviderOutputs,
   news: LogCollectionJobProviderInputs,
 ) {
-  const state = upgradeJobState(olds);
+  const state = upgradeJobState(olds, id, "update");
   await whenConfigured();
   const changed = changedCreateInputs(state, news);
   if (changed.length > 0) {
@@ -252,7 +252,7 @@ export async function update(
  * the engine then never calls this.
  */
 export async function remove(id: string, olds: LogCollectionJobProviderOutputs): Promise<void> {
-  const state = upgradeJobState(olds);
+  const state = upgradeJobState(olds, id, "delete");
   await whenConfigured();
   const client = clientIn(`deleting ${where(id, state.groupId, state.server)}`, state.server);
   const operation: JobOperationKind = "deleteLogCollectionJob";

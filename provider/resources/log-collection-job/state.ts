@@ -1,8 +1,14 @@
 /**
  * LogCollectionJob's state as every version wrote it, brought to today's shape in one place: each
- * method that reads state starts with {@link upgradeJobState}, so a field added later gets its default
- * here.
+ * method that reads state starts with {@link upgradeJobState}, which applies {@link JOB_STATE}'s steps
+ * from the version the state was written at (../shared/state-version.ts).
  */
+import {
+  type StateReader,
+  type StateUpgrade,
+  type StoredVersion,
+  upgradeState,
+} from "../shared/state-version";
 import { createInputsOf, specResourceType } from "./log-collection-job-inputs";
 import type { LogCollectionJobProviderOutputs } from "./types";
 
@@ -43,15 +49,14 @@ export function serverFieldsOf(state: Partial<LogCollectionJobProviderOutputs>):
 }
 
 /**
- * Any earlier LogCollectionJob state in today's shape. State written before jobs were followed holds
- * the create inputs and `jobId` alone: its server fields are not shown yet, and a missing `managed`
- * manages no `expirationDate`, which those versions neither took nor set (the job keeps the server's
- * expiration, as it did). A `resourceType` written before `check` normalized its case (`replicaset`)
- * is in the spec's upper case, as the program's now is.
+ * Version 0 to 1: state written before versions, by any earlier version, read by which fields are
+ * present. State written before jobs were followed holds the create inputs and `jobId` alone: its
+ * server fields are not shown yet, and a missing `managed` manages no `expirationDate`, which those
+ * versions neither took nor set (the job keeps the server's expiration, as it did). A `resourceType`
+ * written before `check` normalized its case (`replicaset`) is in the spec's upper case, as the
+ * program's now is.
  */
-export function upgradeJobState(
-  olds: Partial<LogCollectionJobProviderOutputs>,
-): LogCollectionJobProviderOutputs {
+function fromVersion0(olds: Partial<LogCollectionJobProviderOutputs>): LogCollectionJobProviderOutputs {
   const inputs = createInputsOf(olds);
   if (inputs.resourceType !== undefined) {
     inputs.resourceType = specResourceType(inputs.resourceType) as typeof inputs.resourceType;
@@ -62,4 +67,25 @@ export function upgradeJobState(
     ...serverFieldsOf(olds),
     managed: { expirationDate: olds.managed?.expirationDate === true },
   };
+}
+
+/**
+ * LogCollectionJob's state versions: `steps[v]` takes version v to v + 1, and version 1 is today's
+ * {@link LogCollectionJobProviderOutputs}.
+ */
+export const JOB_STATE: StateUpgrade<LogCollectionJobProviderOutputs> = {
+  resource: "LogCollectionJob",
+  steps: [fromVersion0],
+};
+
+/**
+ * Any LogCollectionJob state in today's shape, from the version it was written at; `method` (with the
+ * job's id) is named in the error for a version newer than this code knows.
+ */
+export function upgradeJobState(
+  olds: Partial<LogCollectionJobProviderOutputs> & StoredVersion,
+  id: string,
+  method: StateReader,
+): LogCollectionJobProviderOutputs {
+  return upgradeState(JOB_STATE, olds, id, method);
 }

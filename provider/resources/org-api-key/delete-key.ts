@@ -22,7 +22,7 @@ import type { OrgApiKeyProviderOutputs } from "./types";
  * is left as it is.
  */
 export async function remove(id: string, olds: OrgApiKeyProviderOutputs): Promise<void> {
-  const state = upgradeKeyState(olds);
+  const state = upgradeKeyState(olds, id, "delete");
   await whenConfigured();
   noteDeploymentKey(state.server, id);
   rememberAdopted(state);

@@ -6,10 +6,23 @@
  */
 import { managedName, rememberOriginal } from "../shared/replacement";
 import { identityOf } from "../shared/server-input";
-import { createsInDeployment, keysInDeployment } from "../shared/server-memory";
+import { perDeployment } from "../shared/server-memory";
 import { isCreatedState } from "./created-mode";
 import { roleSet } from "./org-api-key-inputs";
 import type { KeyState } from "./state";
+
+/**
+ * The organization API keys a resource of this deployment created, adopted, read, updated or deleted,
+ * as `{server's identity} {key id}`: a create whose answer was lost never takes one of them for the key
+ * it may have made.
+ */
+const keysInDeployment = perDeployment(() => new Set<string>());
+
+/**
+ * The creates of this deployment by what they make (the key's server, organization, desc and roles):
+ * kept for the life of the process, since a create whose answer was lost may make its key any time.
+ */
+const createsInDeployment = perDeployment(() => new Map<string, KeyCreate[]>());
 
 /** The key as this deployment's memory names it on its server (../shared/replacement.ts). */
 export const keyName = (server: string | undefined, id: string) => managedName(server, `key ${id}`);
@@ -65,7 +78,7 @@ export function trackCreate(
   server: string | undefined,
   attempt: { orgId: string; desc: string; roles: readonly string[]; sentAt: number },
 ): TrackedCreate {
-  const creates = createsInDeployment<KeyCreate>();
+  const creates = createsInDeployment();
   const key = signature(server, attempt.orgId, attempt.desc, attempt.roles);
   let finish = () => {};
   const create: KeyCreate = { sentAt: attempt.sentAt, done: new Promise<void>((r) => (finish = r)) };

@@ -88,10 +88,10 @@ export function check(_olds: object, news: object) {
  * starting or ceasing to manage one; another key, server or organization, or a created key's new
  * `keepers`, is a replacement.
  */
-export async function diff(_id: string, olds: OrgApiKeyProviderOutputs, news: OrgApiKeyProviderInputs) {
+export async function diff(id: string, olds: OrgApiKeyProviderOutputs, news: OrgApiKeyProviderInputs) {
   // Whether another name reaches the same server is read from the stack config.
   await whenConfigured();
-  const state = upgradeKeyState(olds);
+  const state = upgradeKeyState(olds, id, "diff");
   rememberAdopted(state);
   const replaces: string[] = [];
   const changed = (value: unknown, old: unknown) => isUnknown(value) || value !== old;
@@ -170,7 +170,7 @@ export async function create(inputs: OrgApiKeyProviderInputs) {
  * outputs back, with `managed` following the new inputs.
  */
 export async function update(id: string, olds: OrgApiKeyProviderOutputs, news: OrgApiKeyProviderInputs) {
-  const state = upgradeKeyState(olds);
+  const state = upgradeKeyState(olds, id, "update");
   await whenConfigured();
   noteDeploymentKey(state.server, id);
   rememberAdopted(state);
@@ -197,7 +197,7 @@ export async function update(id: string, olds: OrgApiKeyProviderOutputs, news: O
 
 /** `read` (refresh, `get`): the server's desc and roles now; a key no longer listed is gone. */
 export async function read(id: string, olds: Partial<OrgApiKeyProviderOutputs> = {}) {
-  const state = upgradeKeyState(olds);
+  const state = upgradeKeyState(olds, id, "read");
   await whenConfigured();
   if (idRule(state.orgId) !== undefined) {
     throw new ResourceError(

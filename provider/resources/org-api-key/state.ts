@@ -1,8 +1,15 @@
 /**
  * OrgApiKey's state as every version wrote it, brought to today's shape in one place: each method that
- * reads state starts with {@link upgradeKeyState}, so a field added later gets its default here.
+ * reads state starts with {@link upgradeKeyState}, which applies {@link KEY_STATE}'s steps from the
+ * version the state was written at (../shared/state-version.ts).
  */
 import type { OrgRole } from "../../api/types";
+import {
+  type StateReader,
+  type StateUpgrade,
+  type StoredVersion,
+  upgradeState,
+} from "../shared/state-version";
 import type { OrgApiKeyProviderInputs, OrgApiKeyProviderOutputs } from "./types";
 
 /** Which inputs a resource manages, and how it named the key. */
@@ -35,9 +42,10 @@ export type StoredKeyState = Partial<Omit<OrgApiKeyProviderOutputs, "roles" | "a
 };
 
 /**
- * Any earlier OrgApiKey state in today's shape: a missing text as `""`, a missing list as empty, a
- * missing `restoreOnDelete` as false, a missing `adopted` as `{ desc: "", roles: [] }` (nothing known
- * to put back, which delete already reads as nothing to restore).
+ * Version 0 to 1: state written before versions, by any earlier version, read by which fields are
+ * present. A missing text as `""`, a missing list as empty, a missing `restoreOnDelete` as false, a
+ * missing `adopted` as `{ desc: "", roles: [] }` (nothing known to put back, which delete already reads
+ * as nothing to restore).
  *
  * A missing `managed` is *not recorded*, never "nothing managed": it stays absent until an update
  * records what the program declares, and until then {@link managedFor} takes the program's declaration
@@ -45,7 +53,7 @@ export type StoredKeyState = Partial<Omit<OrgApiKeyProviderOutputs, "roles" | "a
  * every field; read as a guess, delete could put back a role removed by hand. State from
  * `OrgApiKey.get` holds the orgId alone (no key id): that lookup manages nothing.
  */
-export function upgradeKeyState(olds: StoredKeyState): KeyState {
+function fromVersion0(olds: StoredKeyState): KeyState {
   const adopted = olds.adopted;
   const state: KeyState = {
     orgId: text(olds.orgId),
@@ -71,6 +79,24 @@ export function upgradeKeyState(olds: StoredKeyState): KeyState {
   if (olds.managed !== undefined) state.managed = olds.managed;
   else if (olds.apiKeyId === undefined) state.managed = NOTHING_MANAGED;
   return state;
+}
+
+/**
+ * OrgApiKey's state versions: `steps[v]` takes version v to v + 1, and version 1 is today's
+ * {@link KeyState} (`managed` absent where no update has recorded it yet).
+ */
+export const KEY_STATE: StateUpgrade<KeyState> = { resource: "OrgApiKey", steps: [fromVersion0] };
+
+/**
+ * Any OrgApiKey state in today's shape, from the version it was written at; `method` (with the key's
+ * id) is named in the error for a version newer than this code knows.
+ */
+export function upgradeKeyState(
+  olds: StoredKeyState & StoredVersion,
+  id: string,
+  method: StateReader,
+): KeyState {
+  return upgradeState(KEY_STATE, olds, id, method);
 }
 
 /**

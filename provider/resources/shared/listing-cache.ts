@@ -13,7 +13,7 @@
 import type { ListedRecord } from "../../api/listed-record";
 import { type Listing, readListingByPage } from "../../api/listing-pages";
 import type { Transport } from "../../api/transport";
-import { memoryOf } from "./server-memory";
+import { perServer } from "./server-memory";
 
 /** How long a listing serves later calls: bounds how stale a long deployment's view can get. */
 export const LISTING_TTL_MS = 60_000;
@@ -49,6 +49,36 @@ export class IdIndex<T> implements RecordIndex<ListedRecord<T>, T, string> {
 
 /** A new {@link IdIndex}: the `index` argument of a lookup by id. */
 export const byId = <T>(): IdIndex<T> => new IdIndex<T>();
+
+/** Writes in flight to one listing's records, and what waits for them all to be done. */
+export interface Writes {
+  inFlight: number;
+  /** When a write last started or ended (`performance.now()`, which never goes back). */
+  lastActivity: number;
+  /** Settles when `inFlight` is next 0. */
+  idle?: { promise: Promise<void>; resolve: () => void };
+}
+
+/** One server's listings and the writes they wait for, as one client sees them. */
+export class ListingMemory {
+  /** The shared listings, by the listing's path. */
+  readonly listings = new Map<string, SharedListing<unknown, unknown, unknown>>();
+  /** The writes in flight, by the path of the listing that shows what they made. */
+  readonly writes = new Map<string, Writes>();
+  private clock = 0;
+
+  /**
+   * The next tick of the clock that orders calls and listings: a listing whose tick is greater than a
+   * call's started after that call, so it saw every change made before the call.
+   */
+  tick(): number {
+    this.clock += 1;
+    return this.clock;
+  }
+}
+
+/** The listing memory of `transport`'s server, made on first use. */
+export const listingMemoryOf = perServer(() => new ListingMemory());
 
 interface Waiter<T, S> {
   selector: S;
@@ -135,7 +165,7 @@ export function sharedListing<T, L extends ListedRecord<T>, S>(
   index: () => RecordIndex<L, T, S>,
   after?: number,
 ): SharedListing<L, T, S> {
-  const memory = memoryOf(transport);
+  const memory = listingMemoryOf(transport);
   const listings = memory.listings as Map<string, SharedListing<L, T, S>>;
   const existing = listings.get(listing.path);
   if (existing !== undefined && mayServe(existing, after)) return existing;
@@ -154,7 +184,7 @@ export function sharedListing<T, L extends ListedRecord<T>, S>(
 
 /** The index of the shared listing at `path`, if there is one (to keep it fresh with a response). */
 export function sharedIndex<I>(transport: Transport, path: string): I | undefined {
-  return memoryOf(transport).listings.get(path)?.index as I | undefined;
+  return listingMemoryOf(transport).listings.get(path)?.index as I | undefined;
 }
 
 /**
@@ -168,7 +198,7 @@ export async function findListed<T, L extends ListedRecord<T>, S>(
   selector: S,
   index: () => RecordIndex<L, T, S>,
 ): Promise<T | undefined> {
-  const call = memoryOf(transport).tick();
+  const call = listingMemoryOf(transport).tick();
   const first = sharedListing(transport, listing, index);
   const found = await first.find(selector);
   if (found !== undefined) return found;
@@ -184,7 +214,7 @@ export async function duringWrite<R>(
   path: string,
   write: () => Promise<R>,
 ): Promise<{ result: R; endedAt: number }> {
-  const memory = memoryOf(transport);
+  const memory = listingMemoryOf(transport);
   let writes = memory.writes.get(path);
   if (writes === undefined) {
     writes = { inFlight: 0, lastActivity: 0 };
@@ -228,7 +258,7 @@ export async function findAfterWrites<T, L extends ListedRecord<T>, S>(
   index: () => RecordIndex<L, T, S>,
   after: number,
 ): Promise<T | undefined> {
-  const memory = memoryOf(transport);
+  const memory = listingMemoryOf(transport);
   const since = performance.now();
   for (;;) {
     const writes = memory.writes.get(listing.path);

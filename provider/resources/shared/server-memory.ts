@@ -1,107 +1,61 @@
 /**
- * What a deployment learns about its server, kept for as long as the host runs: the shared listings
- * (./listing-cache.ts) and the writes they wait for, the operations the server showed it lacks, the
- * database log's name it takes, and the warnings already given. One memory per client, and clients
- * are per server and credentials, so different credentials never share what they see.
+ * What a deployment learns, kept for as long as the host runs. What it learns of a server is kept per
+ * client ({@link perServer}), and clients are per server and credentials, so different credentials never
+ * share what they see: the shared listings and the writes they wait for (./listing-cache.ts), what a
+ * server showed of its log collection jobs (../log-collection-job/job-memory.ts). What it learns of the
+ * things its resources manage is kept for the deployment ({@link perDeployment}): what it created and
+ * what was there before (./replacement.ts), the keys it knows (../org-api-key/deployment-keys.ts). Each
+ * memory is made here so that one reset forgets them all.
  */
-import type { DatabaseLogMemory } from "../../api/database-log";
 import type { Transport } from "../../api/transport";
-import type { ApiError } from "../../client/errors";
-import type { SharedListing } from "./listing-cache";
 
-/** Writes in flight to one listing's records, and what waits for them all to be done. */
-export interface Writes {
-  inFlight: number;
-  /** When a write last started or ended (`performance.now()`, which never goes back). */
-  lastActivity: number;
-  /** Settles when `inFlight` is next 0. */
-  idle?: { promise: Promise<void>; resolve: () => void };
+const resets: (() => void)[] = [];
+
+/**
+ * A memory per client: the function returned gives the one of `transport`'s server, made by `make` on
+ * first use and forgotten by {@link resetServerMemoryForTests}.
+ *
+ * @example
+ * const jobMemoryOf = perServer(() => ({ missing: new Map<string, ApiError>() }));
+ */
+export function perServer<T>(make: () => T): (transport: Transport) => T {
+  let memories = new WeakMap<Transport, T>();
+  resets.push(() => {
+    memories = new WeakMap();
+  });
+  return (transport) => {
+    let memory = memories.get(transport);
+    if (memory === undefined) {
+      memory = make();
+      memories.set(transport, memory);
+    }
+    return memory;
+  };
 }
 
-/** One server's memory, as one client sees it. */
-export class ServerMemory {
-  /** The shared listings, by the listing's path. */
-  readonly listings = new Map<string, SharedListing<unknown, unknown, unknown>>();
-  /** The answer that showed the server lacks an operation, by operation: each judged on its own. */
-  readonly missing = new Map<string, ApiError>();
-  /** The warnings already given, by what they are about. */
-  readonly warned = new Set<string>();
-  /** What the server showed of the database log's name (`MONGODB` or `DATABASE`). */
-  readonly databaseLog: DatabaseLogMemory = {};
-  /** The writes in flight, by the path of the listing that shows what they made. */
-  readonly writes = new Map<string, Writes>();
-  private clock = 0;
-
-  /**
-   * The next tick of the clock that orders calls and listings: a listing whose tick is greater than a
-   * call's started after that call, so it saw every change made before the call.
-   */
-  tick(): number {
-    this.clock += 1;
-    return this.clock;
-  }
+/** A memory of the whole deployment, made by `make` and made anew by {@link resetServerMemoryForTests}. */
+export function perDeployment<T>(make: () => T): () => T {
+  let memory = make();
+  resets.push(() => {
+    memory = make();
+  });
+  return () => memory;
 }
-
-let memories = new WeakMap<Transport, ServerMemory>();
-
-/** The memory of `transport`'s server, made on first use. */
-export function memoryOf(transport: Transport): ServerMemory {
-  let memory = memories.get(transport);
-  if (memory === undefined) {
-    memory = new ServerMemory();
-    memories.set(transport, memory);
-  }
-  return memory;
-}
-
-let created = new Set<string>();
 
 /**
  * What this deployment created, by what names it on its server whatever name reached that server
  * (the server's API root and the resource's ids): a delete of an older resource naming the same thing
  * is then its replacement's to skip.
  */
-export function createdInDeployment(): Set<string> {
-  return created;
-}
-
-let keys = new Set<string>();
-
-/**
- * The organization API keys a resource of this deployment created, adopted, read, updated or deleted,
- * as `{server's identity} {key id}`: a create whose answer was lost never takes one of them for the key
- * it may have made.
- */
-export function keysInDeployment(): Set<string> {
-  return keys;
-}
-
-let creates = new Map<string, unknown[]>();
-
-/**
- * The creates of this deployment by what they make (an organization key's server, organization, desc
- * and roles): kept for the life of the process, since a create whose answer was lost may make its key
- * any time (see `org-api-key/deployment-keys.ts`).
- */
-export function createsInDeployment<T>(): Map<string, T[]> {
-  return creates as Map<string, T[]>;
-}
-
-let originals = new Map<string, unknown>();
+export const createdInDeployment = perDeployment(() => new Set<string>());
 
 /**
  * What existed before the program first managed each thing whose state this process has seen, by the
  * same names as {@link createdInDeployment}: a replacement created here carries it (./replacement.ts).
  */
-export function originalsInDeployment(): Map<string, unknown> {
-  return originals;
-}
+export const originalsInDeployment = perDeployment(() => new Map<string, unknown>());
 
-/** For tests: forget everything learned of every server. */
+/** For tests: forget everything learned of every server and by the deployment. */
 export function resetServerMemoryForTests(): void {
-  memories = new WeakMap();
-  created = new Set();
-  keys = new Set();
-  creates = new Map();
-  originals = new Map();
+  for (const reset of resets) reset();
 }

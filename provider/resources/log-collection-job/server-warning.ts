@@ -9,7 +9,7 @@ import type { JobOperationKind } from "../../api/log-collection-job-answers";
 import { JOB_OPERATIONS } from "../../api/log-collection-job-answers";
 import type { Transport } from "../../api/transport";
 import type { ApiError } from "../../client/errors";
-import { memoryOf } from "./server-memory";
+import { jobMemoryOf } from "./job-memory";
 
 /** The message: which server, which answer, and what refresh and destroy do instead. */
 export function untrackedJobsMessage(operation: JobOperationKind, evidence: ApiError): string {
@@ -34,7 +34,7 @@ export function warnUntrackedJobs(
   operation: JobOperationKind,
   evidence: ApiError,
 ): void {
-  const { warned } = memoryOf(transport);
+  const { warned } = jobMemoryOf(transport);
   if (warned.has("untrackedJobs")) return;
   warned.add("untrackedJobs");
   const message = untrackedJobsMessage(operation, evidence);
