@@ -85,12 +85,20 @@ describe("a state upgrade, step by step", () => {
 
 describe("the state a refresh returns", () => {
   const upgrade = threeVersions([]);
+  /** Three versions whose steps leave the fields of today's shape as they are, as ours do today. */
+  const sameShape: StateUpgrade<Record<string, unknown>> = {
+    resource: "Thing",
+    steps: [(state) => state, (state) => state, (state) => state],
+  };
 
   it("is the state as stored, without a version it did not have, when the refresh found nothing else", () => {
     const stored = { __provider: "text", name: "a", list: [1, { x: 1, y: 2 }] };
     const found = { list: [1, { y: 2, x: 1 }], name: "a" };
-    expect(stateAfterRead(upgrade, stored, found)).toEqual({ name: "a", list: [1, { x: 1, y: 2 }] });
-    expect(stateAfterRead(upgrade, { ...stored, stateVersion: 2 }, found)).toEqual({
+    expect(stateAfterRead(sameShape, stored, found, "id-7")).toEqual({
+      name: "a",
+      list: [1, { x: 1, y: 2 }],
+    });
+    expect(stateAfterRead(sameShape, { ...stored, stateVersion: 2 }, found, "id-7")).toEqual({
       name: "a",
       list: [1, { x: 1, y: 2 }],
       stateVersion: 2,
@@ -105,8 +113,29 @@ describe("the state a refresh returns", () => {
       { name: "a", list: [1, 2], added: "" },
       { name: "a" },
     ]) {
-      expect(stateAfterRead(upgrade, stored, found)).toEqual({ ...found, stateVersion: 3 });
+      expect(stateAfterRead(upgrade, stored, found, "id-8")).toEqual({ ...found, stateVersion: 3 });
     }
+  });
+
+  it("is what the refresh found, at the current version, when the stored state is equal as written but a step reads it otherwise", () => {
+    // Version 1 stored seconds; version 2 stores milliseconds. A server now answering 5 (ms) equals
+    // the stored `{ n: 5 }` as written, which the steps read as 5,000 ms: keeping it would misread it.
+    const units: StateUpgrade<{ n: number }> = {
+      resource: "Thing",
+      steps: [(state) => state, (state: { n: number }) => ({ n: state.n * 1000 })],
+    };
+    expect(stateAfterRead(units, { n: 5, stateVersion: 1 }, { n: 5 }, "id-9")).toEqual({
+      n: 5,
+      stateVersion: 2,
+    });
+    expect(stateAfterRead(units, { n: 5, stateVersion: 1 }, { n: 5000 }, "id-9")).toEqual({
+      n: 5000,
+      stateVersion: 2,
+    });
+    expect(stateAfterRead(units, { n: 5000, stateVersion: 2 }, { n: 5000 }, "id-9")).toEqual({
+      n: 5000,
+      stateVersion: 2,
+    });
   });
 });
 

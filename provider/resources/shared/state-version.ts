@@ -98,15 +98,20 @@ export function withCurrentVersion<P extends object>(
  * resource read with `get` (pulumi/pulumi#16544), under `PULUMI_ENABLE_LEGACY_REFRESH_DIFF=true`, and
  * in CLIs before the refresh diff asked the provider (pulumi/pulumi#16146): there, a version added to
  * unchanged state would show every resource written before versions as changed by a refresh. State
- * kept as stored keeps the shape of the version it says, so its steps still apply.
+ * kept as stored keeps the shape of the version it says, so its steps still apply, and it is kept only
+ * when they make of it exactly what the refresh found.
  */
 export function stateAfterRead<P extends object>(
   upgrade: StateUpgrade<unknown>,
   olds: object,
   props: P,
+  id: string,
 ): P | (P & { stateVersion: number }) {
   const { stateVersion: _version, __provider: _provider, ...stored } = olds as Versioned;
-  if (sameJson(stored, props)) {
+  // Equal as written is not enough: a later step may read a field of an older version another way (a
+  // number of seconds as milliseconds, say), and the state kept would then be read as other than what
+  // the refresh found. Kept only when it also means, once upgraded, exactly what was found.
+  if (sameJson(stored, props) && sameJson(upgradeState(upgrade, olds, id, "read"), props)) {
     const { __provider: _omitted, ...kept } = olds as Versioned;
     return kept as P;
   }
@@ -161,7 +166,7 @@ export function versioned<M extends StateWriters>(upgrade: StateUpgrade<unknown>
       const found = await methods.read(id, olds);
       // A resource gone (an empty id) leaves the stack: there is no state to write.
       if (!found.id || found.props === undefined) return found;
-      return { ...found, props: stateAfterRead(upgrade, olds ?? {}, found.props) };
+      return { ...found, props: stateAfterRead(upgrade, olds ?? {}, found.props, found.id) };
     },
   };
   return { ...methods, ...writers };
