@@ -26,7 +26,8 @@ export interface CreatedApiKey extends ApiKey {
   privateKey: string;
 }
 
-const DESC_MAX = 250;
+/** The longest desc the create takes (our rule: the spec shows none). */
+export const DESC_MAX = 250;
 
 // The create's answer is read for its whole private key; one shown redacted (asterisks) is not the
 // key's secret, and a key without it cannot be used by anyone.

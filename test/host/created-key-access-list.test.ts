@@ -23,7 +23,7 @@ const wire = () =>
 const keysPath = () => `/orgs/${world.sim.orgId}/apiKeys`;
 
 describe("a created key with an access list", () => {
-  it("is one POST for the key and one POST for its whole list; refresh reads the list and keeps the private key; destroy is one DELETE", async () => {
+  it("is one POST for the key, one PATCH of its declared desc and one POST for its whole list; refresh reads the list and keeps the private key; destroy is one DELETE", async () => {
     const host = await newHost();
     const keyUrn = urn(KEY_TYPE, "ci");
     const program = {
@@ -39,9 +39,10 @@ describe("a created key with an access list", () => {
     expect(wire()).toEqual([
       "challenge",
       `POST ${keysPath()} 200`,
+      `PATCH ${keysPath()}/${id} 200`,
       `POST ${keysPath()}/${id}/accessList 200`,
     ]);
-    expect(world.sim.requests[2]!.body).toEqual([
+    expect(world.sim.requests[3]!.body).toEqual([
       { cidrBlock: "10.1.0.0/16" },
       { ipAddress: "192.0.2.7" },
       { ipAddress: "2001:db8::1" },
@@ -119,6 +120,7 @@ describe("a created key with an access list", () => {
     expect(calls).toEqual([
       "challenge",
       `POST ${keysPath()} 200`,
+      `PATCH ${keysPath()}/{made} 200`,
       `POST ${keysPath()}/{made}/accessList 400`,
       `DELETE ${keysPath()}/{made} 200`,
     ]);

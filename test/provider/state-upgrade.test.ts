@@ -189,8 +189,8 @@ const assigned = {
 };
 
 describe("state versions", () => {
-  it("every resource's state is at version 1 today, the version after the one step that reads state without a version", () => {
-    expect([KEY_STATE, JOB_STATE, ASSIGNMENT_STATE].map(currentVersion)).toEqual([1, 1, 1]);
+  it("an OrgApiKey's state is at version 2 today (pendingCreate came), the others' at version 1, after the one step that reads state without a version", () => {
+    expect([KEY_STATE, JOB_STATE, ASSIGNMENT_STATE].map(currentVersion)).toEqual([2, 1, 1]);
   });
 
   it("version 0 (no stateVersion): each resource's older state gets today's defaults from its first step", () => {
@@ -231,6 +231,21 @@ describe("state versions", () => {
     expect(upgradeJobState({ ...followed, stateVersion: 1 }, JOB, "read")).toEqual(followed);
     expect(upgradeAssignmentState({ ...assigned, stateVersion: 1 }, `${GROUP}/${KEY}`, "read")).toEqual(
       assigned,
+    );
+  });
+
+  it("version 2: an OrgApiKey's state, a create still to settle (pendingCreate) included, round-trips, its version aside", () => {
+    expect(upgradeKeyState({ ...today, stateVersion: 2 }, KEY, "read")).toEqual(today);
+    const pending = {
+      ...today,
+      apiKeyId: "",
+      publicKey: "",
+      desc: "CI [pulumi create 0123456789abcdef]",
+      managed: { desc: true, roles: true, by: "created" as const },
+      pendingCreate: { desc: "CI [pulumi create 0123456789abcdef]", sentAt: "2026-11-27T21:00:00.000Z" },
+    };
+    expect(upgradeKeyState({ ...pending, stateVersion: 2 }, "pending-create-0123456789abcdef", "delete")).toEqual(
+      pending,
     );
   });
 });

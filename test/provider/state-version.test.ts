@@ -10,6 +10,7 @@ import {
   logCollectionJobMethods as jobs,
   orgApiKeyMethods as keys,
 } from "../../provider/host";
+import { KEY_STATE } from "../../provider/resources/org-api-key/state";
 import { ResourceError } from "../../provider/resources/shared/resource-error";
 import { resetServerMemoryForTests } from "../../provider/resources/shared/server-memory";
 import {
@@ -178,9 +179,9 @@ describe("the version in each resource's state, through the host's method maps",
       roles: ["ORG_MEMBER" as const],
     };
     const made = await keys.create(declared);
-    expect(made.outs).toMatchObject({ desc: "versioned", stateVersion: 1 });
+    expect(made.outs).toMatchObject({ desc: "versioned", stateVersion: currentVersion(KEY_STATE) });
     const updated = await keys.update(key.id, made.outs, { ...declared, desc: "versioned again" });
-    expect(updated.outs).toMatchObject({ desc: "versioned again", stateVersion: 1 });
+    expect(updated.outs).toMatchObject({ desc: "versioned again", stateVersion: currentVersion(KEY_STATE) });
 
     const earlier = unversioned(updated.outs);
     const kept = await keys.read(key.id, earlier);
@@ -190,7 +191,7 @@ describe("the version in each resource's state, through the host's method maps",
     sim.state.updateApiKey(key.id, { desc: "by hand" });
     resetServerMemoryForTests();
     const drifted = await keys.read(key.id, earlier);
-    expect(drifted.props).toEqual({ ...earlier, desc: "by hand", stateVersion: 1 });
+    expect(drifted.props).toEqual({ ...earlier, desc: "by hand", stateVersion: currentVersion(KEY_STATE) });
     // State at today's version read unchanged keeps it.
     expect((await keys.read(key.id, drifted.props)).props).toEqual(drifted.props);
 
@@ -230,7 +231,12 @@ describe("the version in each resource's state, through the host's method maps",
   const newer = { stateVersion: 2 };
   const cases = () => {
     const key = adoptable();
-    const keyState = { orgId: sim.orgId, apiKeyId: key.id, publicKey: key.publicKey, ...newer };
+    const keyState = {
+      orgId: sim.orgId,
+      apiKeyId: key.id,
+      publicKey: key.publicKey,
+      stateVersion: currentVersion(KEY_STATE) + 1,
+    };
     const keyInputs = { orgId: sim.orgId, apiKeyId: key.id };
     const assignmentId = `${sim.groupId}/${key.id}`;
     const assignmentState = { apiKeyId: key.id, groupId: sim.groupId, roles: [], ...newer };
@@ -240,6 +246,7 @@ describe("the version in each resource's state, through the host's method maps",
     return [
       {
         resource: "OrgApiKey",
+        version: currentVersion(KEY_STATE),
         id: key.id,
         diff: () => keys.diff(key.id, keyState as never, keyInputs),
         read: () => keys.read(key.id, keyState as never),
@@ -248,6 +255,7 @@ describe("the version in each resource's state, through the host's method maps",
       },
       {
         resource: "ApiKeyProjectAssignment",
+        version: 1,
         id: assignmentId,
         diff: () => assignments.diff(assignmentId, assignmentState as never, assignmentInputs),
         read: () => assignments.read(assignmentId, assignmentState as never),
@@ -256,6 +264,7 @@ describe("the version in each resource's state, through the host's method maps",
       },
       {
         resource: "LogCollectionJob",
+        version: 1,
         id: jobId,
         diff: () => jobs.diff(jobId, jobState as never, JOB_INPUTS()),
         read: () => jobs.read(jobId, jobState as never),
@@ -274,7 +283,7 @@ describe("the version in each resource's state, through the host's method maps",
         );
         expect(error, `${c.resource} ${method}`).toBeInstanceOf(ResourceError);
         expect((error as Error).message).toBe(
-          `${c.resource} ${c.id}: the stack holds its state at version 2, which a newer pulumi-opsmanager wrote; the pulumi-opsmanager installed reads state up to version 1, so ${method} stopped rather than misread it. Upgrade pulumi-opsmanager in the program's dependencies (npm install pulumi-opsmanager@latest) and run the command again.`,
+          `${c.resource} ${c.id}: the stack holds its state at version ${c.version + 1}, which a newer pulumi-opsmanager wrote; the pulumi-opsmanager installed reads state up to version ${c.version}, so ${method} stopped rather than misread it. Upgrade pulumi-opsmanager in the program's dependencies (npm install pulumi-opsmanager@latest) and run the command again.`,
         );
       }
       expect(sim.requests).toEqual([]);

@@ -3,17 +3,20 @@
  * key (an answer that cannot be read is settled by ./uncertain-key.ts), and its delete, one DELETE.
  */
 import { isApiKeyGone } from "../../api/api-key-gone";
-import { createOrgApiKey, deleteOrgApiKey } from "../../api/api-key-lifecycle";
+import { type CreatedApiKey, createOrgApiKey, deleteOrgApiKey } from "../../api/api-key-lifecycle";
 import type { ApiKey, OrgRole } from "../../api/schemas";
 import { UncertainCreateError } from "../../api/uncertain-create-error";
 import { inContext } from "../shared/in-context";
+import { partiallyCreated } from "../shared/partially-created";
+import { ResourceError } from "../shared/resource-error";
 import { currentClient } from "../shared/runtime";
 import { clientIn, onServer } from "../shared/server-input";
 import { applyAccessList } from "./access-list";
 import { asCreated } from "./created-mode";
-import { isDeploymentKey, trackCreate } from "./deployment-keys";
+import { markedDesc } from "./create-mark";
+import { patch } from "./key-calls";
 import { roleSet } from "./org-api-key-inputs";
-import { listedKeyIds } from "./org-key-cache";
+import { pendingId } from "./pending-create";
 import type { KeyState } from "./state";
 import type { OrgApiKeyProviderInputs, OrgApiKeyProviderOutputs } from "./types";
 import { settleUncertainCreate } from "./uncertain-key";
@@ -23,37 +26,46 @@ function describeNew(inputs: OrgApiKeyProviderInputs): string {
 }
 
 /**
- * `create` of a key to create: one POST with its desc and roles. A POST whose answer cannot be read is
- * never sent again: the key it may have made is looked for and deleted (./uncertain-key.ts).
+ * `create` of a key to create: one POST carrying this attempt's mark as the key's desc
+ * (./create-mark.ts), then one PATCH of the declared desc. A POST whose answer cannot be read is never
+ * sent again: the key with its mark is looked for and deleted (./uncertain-key.ts), and when that
+ * cannot be settled now, the attempt is recorded in the stack (./pending-create.ts).
  */
 export async function createKey(
   inputs: OrgApiKeyProviderInputs,
   outputsOf: (key: ApiKey) => OrgApiKeyProviderOutputs,
 ): Promise<{ id: string; outs: OrgApiKeyProviderOutputs }> {
-  const client = clientIn(`OrgApiKey (${describeNew(inputs)})`, inputs.server);
+  const what = `OrgApiKey (${describeNew(inputs)})`;
+  const client = clientIn(what, inputs.server);
   const desc = inputs.desc!;
   const roles = roleSet(inputs.roles!) as OrgRole[];
-  // Keys this deployment already saw listed are not the one this POST makes.
-  const seenBefore = listedKeyIds(client, inputs.orgId);
+  const marked = markedDesc(desc);
   const sentAt = Date.now();
-  const attempt = { orgId: inputs.orgId, desc, roles, sentAt };
-  const tracked = trackCreate(inputs.server, attempt);
+  let made: CreatedApiKey;
   try {
-    const key = await createOrgApiKey(client, inputs.orgId, { desc, roles });
-    tracked.end({ madeId: key.id, uncertain: false });
-    const { privateKey, ...rest } = key;
-    return { id: key.id, outs: asCreated(outputsOf(rest), privateKey, inputs.keepers) };
+    made = await createOrgApiKey(client, inputs.orgId, { desc: marked, roles });
   } catch (error) {
-    const uncertain = error instanceof UncertainCreateError;
-    tracked.end({ uncertain });
-    const told = uncertain
-      ? await settleUncertainCreate(client, attempt, error, {
-          seenBefore,
-          isDeploymentKey: (id) => isDeploymentKey(inputs.server, id),
-          uncertainOthers: tracked.uncertainOthers,
-        }).catch((settled: unknown) => settled)
-      : error;
-    throw inContext(`OrgApiKey (${describeNew(inputs)})`, told);
+    if (!(error instanceof UncertainCreateError)) throw inContext(what, error);
+    const settled = await settleUncertainCreate(client, { orgId: inputs.orgId, marked, sentAt }, error);
+    const told = new ResourceError(settled.message);
+    if (!settled.pending) throw inContext(what, told);
+    const outs = asCreated(outputsOf({ id: "", publicKey: "", desc: marked, roles: [] }), "", inputs.keepers);
+    const pendingCreate = { desc: marked, sentAt: new Date(sentAt).toISOString() };
+    throw partiallyCreated(inContext(what, told), pendingId(marked), { ...outs, pendingCreate });
+  }
+  const { privateKey, ...key } = made;
+  try {
+    const named = await patch(inputs.server, inputs.orgId, key, { desc });
+    return { id: made.id, outs: asCreated(outputsOf(named), privateKey, inputs.keepers) };
+  } catch (error) {
+    // The key is made and its private key read: it is recorded, with the desc it has, and the next
+    // `pulumi up` sets the declared one (its diff sees the desc differ).
+    const wrapped = inContext(
+      what,
+      error,
+      `. The key was made (API key ${made.id}) and is recorded in the stack with its private key, but its desc is still ${JSON.stringify(marked)}: the next \`pulumi up\` sets the declared desc with one PATCH`,
+    );
+    throw partiallyCreated(wrapped, made.id, asCreated(outputsOf(key), privateKey, inputs.keepers));
   }
 }
 

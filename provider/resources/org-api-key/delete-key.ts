@@ -10,8 +10,9 @@ import { currentClient, whenConfigured } from "../shared/runtime";
 import { restoreAccessList } from "./access-list";
 import { deleteCreatedKey } from "./create-key";
 import { isCreatedState } from "./created-mode";
-import { keyName, noteDeploymentKey, rememberAdopted } from "./deployment-keys";
+import { keyName, rememberAdopted } from "./deployment-keys";
 import { describeKey, keyInState, patch, withContext } from "./key-calls";
+import { deletePending, isPending } from "./pending-create";
 import { managedFor, upgradeKeyState } from "./state";
 import type { OrgApiKeyProviderOutputs } from "./types";
 
@@ -24,7 +25,7 @@ import type { OrgApiKeyProviderOutputs } from "./types";
 export async function remove(id: string, olds: OrgApiKeyProviderOutputs): Promise<void> {
   const state = upgradeKeyState(olds, id, "delete");
   await whenConfigured();
-  noteDeploymentKey(state.server, id);
+  if (isPending(state)) return deletePending(state);
   rememberAdopted(state);
   // A replacement created in this process manages the key now: undoing it here would leave the server
   // unlike what it declares (a restore), or take its key away (a delete).

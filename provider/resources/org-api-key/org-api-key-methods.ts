@@ -15,10 +15,11 @@ import { isUnknown } from "../shared/validate";
 import { accessListAfterUpdate, manageAccessList, readAccessList } from "./access-list";
 import { createKey, giveAccessList } from "./create-key";
 import { afterRead, afterUpdate, createdReplaces, createdUpdates, declaresCreated } from "./created-mode";
-import { keyName, noteDeploymentKey, rememberAdopted } from "./deployment-keys";
+import { keyName, rememberAdopted } from "./deployment-keys";
 import { describeKey, keyInState, patch, withContext } from "./key-calls";
 import { changeFor, checkKeyInputs, declaredChange, roleSet, sameSet } from "./org-api-key-inputs";
 import { findKey } from "./org-key-cache";
+import { isPending, pendingDiff, pendingUpdate } from "./pending-create";
 import { type KeyState, managedFor, upgradeKeyState } from "./state";
 import type { OrgApiKeyProviderInputs, OrgApiKeyProviderOutputs, ProjectRole } from "./types";
 
@@ -92,6 +93,7 @@ export async function diff(id: string, olds: OrgApiKeyProviderOutputs, news: Org
   // Whether another name reaches the same server is read from the stack config.
   await whenConfigured();
   const state = upgradeKeyState(olds, id, "diff");
+  if (isPending(state)) return pendingDiff();
   rememberAdopted(state);
   const replaces: string[] = [];
   const changed = (value: unknown, old: unknown) => isUnknown(value) || value !== old;
@@ -147,7 +149,6 @@ export async function create(inputs: OrgApiKeyProviderInputs) {
           `${selector.id !== undefined ? "apiKeyId" : "publicKey"}, and that the provider's credentials can see the organization's keys.`,
       );
     }
-    noteDeploymentKey(inputs.server, key.id);
     noteManagedHere(keyName(inputs.server, key.id));
     const current = { desc: key.desc ?? "", roles: orgRolesOf(key) };
     // A replaced resource of this key, seen in this process, recorded what the key had before.
@@ -171,8 +172,8 @@ export async function create(inputs: OrgApiKeyProviderInputs) {
  */
 export async function update(id: string, olds: OrgApiKeyProviderOutputs, news: OrgApiKeyProviderInputs) {
   const state = upgradeKeyState(olds, id, "update");
+  if (isPending(state)) return pendingUpdate(id);
   await whenConfigured();
-  noteDeploymentKey(state.server, id);
   rememberAdopted(state);
   try {
     let key = keyInState(state);
@@ -198,6 +199,8 @@ export async function update(id: string, olds: OrgApiKeyProviderOutputs, news: O
 /** `read` (refresh, `get`): the server's desc and roles now; a key no longer listed is gone. */
 export async function read(id: string, olds: Partial<OrgApiKeyProviderOutputs> = {}) {
   const state = upgradeKeyState(olds, id, "read");
+  // A create still to settle is left as recorded: its next `pulumi up` or `pulumi destroy` settles it.
+  if (isPending(state)) return { id, props: state };
   await whenConfigured();
   if (idRule(state.orgId) !== undefined) {
     throw new ResourceError(
@@ -209,7 +212,6 @@ export async function read(id: string, olds: Partial<OrgApiKeyProviderOutputs> =
   try {
     const key = await findKey(currentClient(state.server), orgId, { id });
     if (key === undefined) return { id: "", props: {} };
-    noteDeploymentKey(state.server, key.id);
     rememberAdopted(state);
     const managed = managedFor(state);
     const inputs: OrgApiKeyProviderInputs = { orgId, ...serverField(state) };

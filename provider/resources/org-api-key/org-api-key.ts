@@ -105,6 +105,8 @@ export class OrgApiKey extends pulumi.dynamic.Resource {
   declare readonly accessListEntries: pulumi.Output<AccessListEntryOutput[] | undefined>;
   /** The named server the key is on, as declared; undefined for the default server. */
   declare readonly server: pulumi.Output<string | undefined>;
+  /** Only on a create whose answer was lost: the desc its POST sent, and when; the next `up` or `destroy` deletes that key. */
+  declare readonly pendingCreate: pulumi.Output<{ desc: string; sentAt: string } | undefined>;
 
   constructor(name: string, args: OrgApiKeyArgs, opts?: pulumi.CustomResourceOptions) {
     super(
@@ -125,6 +127,7 @@ export class OrgApiKey extends pulumi.dynamic.Resource {
         adopted: undefined,
         managed: undefined,
         accessListEntries: undefined,
+        pendingCreate: undefined,
       },
       // The private key of a created key is a secret: Pulumi encrypts it in state and masks it in
       // every display (a dynamic provider cannot return a secret itself, pulumi/pulumi#3012).

@@ -82,10 +82,22 @@ function fromVersion0(olds: StoredKeyState): KeyState {
 }
 
 /**
- * OrgApiKey's state versions: `steps[v]` takes version v to v + 1, and version 1 is today's
+ * Version 1 to 2: `pendingCreate` came (a create whose answer was lost, recorded to be settled). Version
+ * 1 never wrote it, so its state is unchanged; the bump makes a package that knows only version 1
+ * refuse such a state rather than take its id for a key's.
+ */
+function fromVersion1(state: KeyState): KeyState {
+  return state;
+}
+
+/**
+ * OrgApiKey's state versions: `steps[v]` takes version v to v + 1, and version 2 is today's
  * {@link KeyState} (`managed` absent where no update has recorded it yet).
  */
-export const KEY_STATE: StateUpgrade<KeyState> = { resource: "OrgApiKey", steps: [fromVersion0] };
+export const KEY_STATE: StateUpgrade<KeyState> = {
+  resource: "OrgApiKey",
+  steps: [fromVersion0, fromVersion1],
+};
 
 /**
  * Any OrgApiKey state in today's shape, from the version it was written at; `method` (with the key's

@@ -68,4 +68,10 @@ export interface OrgApiKeyProviderOutputs {
   accessListEntries?: AccessListEntryOutput[];
   /** The named server the key is on, as declared; absent for the default server. */
   server?: string;
+  /**
+   * Present only on a create whose answer was lost and whose key may exist: the desc its POST sent
+   * (the declared desc and that attempt's mark) and when. The next `pulumi up` or `pulumi destroy`
+   * deletes the key with that desc.
+   */
+  pendingCreate?: { desc: string; sentAt: string };
 }

@@ -4,7 +4,7 @@
  * share what they see: the shared listings and the writes they wait for (./listing-cache.ts), what a
  * server showed of its log collection jobs (../log-collection-job/job-memory.ts). What it learns of the
  * things its resources manage is kept for the deployment ({@link perDeployment}): what it created and
- * what was there before (./replacement.ts), the keys it knows (../org-api-key/deployment-keys.ts). Each
+ * what was there before (./replacement.ts). Each
  * memory is made here so that one reset forgets them all.
  */
 import type { Transport } from "../../api/transport";
