@@ -174,7 +174,11 @@ describe("a lost create whose key may still come", () => {
     const host = await newHost({ "opsmanager:timeoutSeconds": "1" });
     const props = team("never came");
     let release = () => {};
-    world.sim.faults.add({ method: "POST", holdUntil: new Promise<void>((r) => (release = r)), drop: "before" });
+    world.sim.faults.add({
+      method: "POST",
+      holdUntil: new Promise<void>((r) => (release = r)),
+      drop: "before",
+    });
     const error = await failureOf(create(host, "never", props));
     release();
     const partial = error.partial!;

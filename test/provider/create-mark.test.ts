@@ -5,7 +5,12 @@
 import { describe, expect, it } from "vitest";
 import { DESC_MAX } from "../../provider/api/api-key-lifecycle";
 import type { ApiKey } from "../../provider/api/types";
-import { isMarked, keysAlike, markedDesc, markedKeys } from "../../provider/resources/org-api-key/create-mark";
+import {
+  isMarked,
+  keysAlike,
+  markedDesc,
+  markedKeys,
+} from "../../provider/resources/org-api-key/create-mark";
 import { pendingId } from "../../provider/resources/org-api-key/pending-create";
 
 const ORG = "5f0000000000000000000001";

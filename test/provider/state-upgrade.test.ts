@@ -244,8 +244,8 @@ describe("state versions", () => {
       managed: { desc: true, roles: true, by: "created" as const },
       pendingCreate: { desc: "CI [pulumi create 0123456789abcdef]", sentAt: "2026-11-27T21:00:00.000Z" },
     };
-    expect(upgradeKeyState({ ...pending, stateVersion: 2 }, "pending-create-0123456789abcdef", "delete")).toEqual(
-      pending,
-    );
+    expect(
+      upgradeKeyState({ ...pending, stateVersion: 2 }, "pending-create-0123456789abcdef", "delete"),
+    ).toEqual(pending);
   });
 });

@@ -8,9 +8,9 @@
 import { ResourceError } from "../shared/resource-error";
 import { currentClient } from "../shared/runtime";
 import { onServer } from "../shared/server-input";
-import { deleteMarkedKeys } from "./uncertain-key";
 import type { KeyState } from "./state";
 import type { OrgApiKeyProviderOutputs } from "./types";
+import { deleteMarkedKeys } from "./uncertain-key";
 
 /** What the state records of a create still to settle. */
 export type PendingCreate = NonNullable<OrgApiKeyProviderOutputs["pendingCreate"]>;
