@@ -38,6 +38,9 @@ function validateFault(fault: Fault): void {
   if (fault.beforeAuth && (fault.actThenFail || fault.drop === "after" || fault.drop === "mid")) {
     throw new RangeError('a beforeAuth fault cannot act: no actThenFail, no drop "after" or "mid"');
   }
+  if (fault.beforeAuth && fault.user !== undefined) {
+    throw new RangeError("a beforeAuth fault cannot match a user: no credentials are read before it");
+  }
   if (fault.whenAnswered !== undefined && typeof fault.whenAnswered !== "function") {
     throw new TypeError("fault.whenAnswered must be a function");
   }
@@ -134,13 +137,15 @@ export class Faults implements FaultController {
    * otherwise a chaos fault when chaos is on. With `beforeAuth`, the first matching `beforeAuth` fault
    * for any request, before its credentials are checked (never chaos).
    * @param relPath the path below the API root.
+   * @param user the digest user that signed the request (none before authentication).
    */
-  take(method: string, relPath: string, beforeAuth = false): ChosenFault | undefined {
+  take(method: string, relPath: string, beforeAuth = false, user?: string): ChosenFault | undefined {
     const index = this.queue.findIndex(
       ({ fault }) =>
         (fault.beforeAuth ?? false) === beforeAuth &&
         (fault.method === undefined || fault.method.toUpperCase() === method.toUpperCase()) &&
-        (fault.pathPrefix === undefined || relPath.startsWith(fault.pathPrefix)),
+        (fault.pathPrefix === undefined || relPath.startsWith(fault.pathPrefix)) &&
+        (fault.user === undefined || fault.user === user),
     );
     const queued = this.queue[index];
     if (queued) {

@@ -70,7 +70,7 @@ export class RequestPipeline {
     }
 
     // 3. Fault: what the fault chosen for this request does before the API acts.
-    const chosen = faults.take(method, relPath);
+    const chosen = faults.take(method, relPath, false, verdict.username);
     if (chosen && (await effects.hold(req, res, entry, chosen))) return;
 
     // 4. Route: the API acts and answers.

@@ -182,6 +182,11 @@ export interface Fault {
   method?: string;
   /** Only requests whose path (without the API root) starts with this (default any). */
   pathPrefix?: string;
+  /**
+   * Match only requests signed by this user (the digest `username`: an API key's public key), as when
+   * two teams' tools share a server. A `beforeAuth` fault cannot take it: no credentials are read yet.
+   */
+  user?: string;
   /** How many matching requests get it. Default 1. */
   times?: number;
   /** Answer with this status and an error body in the server's shape. */

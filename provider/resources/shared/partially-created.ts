@@ -23,3 +23,14 @@ export function partiallyCreated<Outputs>(
   const partial: PartialCreate<Outputs> = { id, properties, reasons: [error.message] };
   return Object.assign(error, partial);
 }
+
+/**
+ * `properties` with the serialized provider text of `inputs` (`__provider`). Pulumi's dynamic-provider
+ * host adds that text to a create's outputs, but records a partial create's properties as they are
+ * (`grpcResponseFromError`): without it, the resource's later delete or refresh cannot load its provider
+ * ("code must be a string, not undefined"). Nothing is added where the inputs carry no text (the plugin).
+ */
+export function withProviderText<P extends object>(properties: P, inputs: object): P {
+  const text = (inputs as { __provider?: unknown }).__provider;
+  return typeof text === "string" ? { ...properties, __provider: text } : properties;
+}

@@ -9,7 +9,7 @@
  * the provider stored the rest, which a program has no use for, and a refresh that finds nothing to
  * change leaves state without one as it was (see {@link stateAfterRead}).
  */
-import type { PartialCreate } from "./partially-created";
+import { type PartialCreate, withProviderText } from "./partially-created";
 import { ResourceError } from "./resource-error";
 
 /** A resource's state upgrade, step by step. */
@@ -153,7 +153,8 @@ export function versioned<M extends StateWriters>(upgrade: StateUpgrade<unknown>
       } catch (error) {
         const partial = error as Partial<PartialCreate<object>>;
         if (typeof partial.id === "string" && typeof partial.properties === "object") {
-          partial.properties = withCurrentVersion(upgrade, partial.properties);
+          const recorded = withProviderText(partial.properties, inputs as object);
+          partial.properties = withCurrentVersion(upgrade, recorded);
         }
         throw error;
       }

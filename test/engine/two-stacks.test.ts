@@ -1,0 +1,226 @@
+/**
+ * Two stacks of one program, `prod` and `dev`, against one organization under the real pulumi, each
+ * with its own credentials, both running `pulumi up` at once; `dev`'s key POST loses its answer. The
+ * settling of `dev`'s create deletes only the key its own POST made (found by the mark that POST
+ * carried): `prod`'s key, created alike a moment earlier, and the keys people made by hand, stay as they
+ * were; the next `pulumi up` of `dev` ends with exactly one key for its resource.
+ */
+import { expect, it } from "vitest";
+import type { Fault, SimApiKey, Simulator } from "../../simulator/types";
+import { describeEngine } from "./support/cli";
+import { type EngineStack, makeStack } from "./support/stack";
+import { configureDefaultServer, openWorld, STEADY_JOBS } from "./support/world";
+
+const PROJECT = `name: ci-stacks
+runtime:
+  name: nodejs
+  options:
+    typescript: true
+`;
+
+/** The program both stacks run: a created key, assigned to the project, and a log collection job. */
+const program = (
+  sim: Simulator,
+) => `import { ApiKeyProjectAssignment, LogCollectionJob, OrgApiKey } from "pulumi-opsmanager";
+const key = new OrgApiKey("ci", { orgId: "${sim.orgId}", desc: "CI stacks", roles: ["ORG_MEMBER"] });
+new ApiKeyProjectAssignment("ci-in-project", { apiKeyId: key.apiKeyId, groupId: "${sim.groupId}", roles: ["GROUP_READ_ONLY"] });
+new LogCollectionJob("logs", {
+  groupId: "${sim.groupId}",
+  resourceType: "REPLICASET",
+  resourceName: "rs0",
+  sizeRequestedPerFileBytes: 1000,
+  logTypes: ["MONGODB"],
+  redacted: true,
+});
+export const apiKeyId = key.apiKeyId;
+`;
+
+/** What a stack holds on the server: its key (with desc and roles), and its job. */
+async function holdings(stack: EngineStack) {
+  const resources = (await stack.exportState()).deployment.resources ?? [];
+  const of = (type: string) => resources.filter((r) => r.type.endsWith(`:${type}`));
+  return { keys: of("OrgApiKey"), jobs: of("LogCollectionJob"), assignments: of("ApiKeyProjectAssignment") };
+}
+
+/** Every key as the server has it, for keys that must not change. */
+const keyView = (key: SimApiKey | undefined) =>
+  key && {
+    id: key.id,
+    desc: key.desc,
+    roles: key.roles.map((r) => `${r.orgId ?? r.groupId}:${r.roleName}`).sort(),
+  };
+
+/** Resolves once the server has read a POST of `user` (its request log holds it). */
+async function postArrived(sim: Simulator, user: string, path: string): Promise<void> {
+  // Bounded as a command is: a dev that never posts fails the test on its own.
+  for (const until = Date.now() + 180_000; Date.now() < until; ) {
+    if (sim.requests.some((r) => r.method === "POST" && r.path.endsWith(path) && r.digest?.username === user))
+      return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/**
+ * The two stacks and their keys: `prod` signs with the simulator's admin key, `dev` with an
+ * organization owner key of its own, as two teams' pipelines do. `devFault` is what `dev`'s key POST
+ * meets, once `prod`'s key POST has made its key; `prod`'s POST waits until `dev`'s has arrived, so
+ * both keys are made in the same moment.
+ */
+async function twoStacks(
+  onTestFinished: Parameters<typeof openWorld>[0],
+  bin: string,
+  devFault: (made: Promise<void>) => Fault,
+  devConfig: Record<string, string> = {},
+) {
+  const { stack: prod, sim } = await openWorld(onTestFinished, bin, {
+    simulator: STEADY_JOBS,
+    project: (sims) => ({ stack: "prod", files: { "Pulumi.yaml": PROJECT, "index.ts": program(sims[0]!) } }),
+  });
+  const devKey = sim.state.addApiKey({
+    desc: "dev pipeline",
+    roles: [
+      { orgId: sim.orgId, roleName: "ORG_OWNER" },
+      { groupId: sim.groupId, roleName: "GROUP_OWNER" },
+    ],
+  });
+  const dev = await makeStack(bin, {
+    stack: "dev",
+    files: { "Pulumi.yaml": PROJECT, "index.ts": program(sim) },
+  });
+  onTestFinished(() => dev.cleanup());
+  await configureDefaultServer(dev, { ...sim, publicKey: devKey.publicKey, privateKey: devKey.privateKey });
+  for (const [key, value] of Object.entries(devConfig)) await dev.config(key, value);
+  // The keys people made by hand, the README's adopt examples among them: untouched throughout.
+  const byHand = sim.state.apiKeys().map((k) => keyView(k));
+
+  const keysPath = `/orgs/${sim.orgId}/apiKeys`;
+  let prodMade = () => {};
+  const made = new Promise<void>((r) => (prodMade = r));
+  sim.faults.add(
+    {
+      method: "POST",
+      pathPrefix: keysPath,
+      user: sim.publicKey,
+      holdUntil: postArrived(sim, devKey.publicKey, keysPath),
+      whenAnswered: () => prodMade(),
+    },
+    { method: "POST", pathPrefix: keysPath, user: devKey.publicKey, ...devFault(made) },
+  );
+  const [prodUp, devUp] = await Promise.all([
+    prod.pulumi(["up", "--yes"], { allowFailure: true }),
+    dev.pulumi(["up", "--yes"], { allowFailure: true }),
+  ]);
+  expect(prodUp.code, prodUp.stdout + prodUp.stderr).toBe(0);
+  expect(devUp.code).not.toBe(0);
+  const prodHoldings = await holdings(prod);
+  const prodKey = sim.state.apiKey(prodHoldings.keys[0]!.id!);
+  expect(prodKey?.desc).toBe("CI stacks");
+
+  /** Checks that prod's key, assignment and job, and the keys made by hand, are as they were. */
+  const prodUntouched = () => {
+    expect(keyView(sim.state.apiKey(prodKey!.id))).toEqual(keyView(prodKey));
+    expect(sim.state.job(prodHoldings.jobs[0]!.id!)).toBeDefined();
+    for (const key of byHand) expect(keyView(sim.state.apiKey(key!.id))).toEqual(key);
+    expect(sim.requests.filter((r) => r.method === "DELETE" && r.path.endsWith(prodKey!.id))).toEqual([]);
+  };
+  return { sim, prod, dev, devUp, devKey, prodKey: prodKey!, prodUntouched };
+}
+
+/** The keys of the organization that a stack's `ci` resource may have made: desc CI stacks, marked or not. */
+const ciKeys = (sim: Simulator) => sim.state.apiKeys().filter((k) => k.desc.startsWith("CI stacks"));
+
+/** `dev`'s next `pulumi up` and `destroy`, then `prod`'s destroy: each ends as declared. */
+async function settleDev(world: Awaited<ReturnType<typeof twoStacks>>) {
+  const { sim, dev, prod, prodKey, prodUntouched } = world;
+  await dev.pulumi(["up", "--yes"]);
+  const devHoldings = await holdings(dev);
+  expect(devHoldings.keys.map((k) => k.id)).toHaveLength(1);
+  const devKeyId = devHoldings.keys[0]!.id!;
+  expect(devKeyId).not.toBe(prodKey.id);
+  // Exactly one key for each stack's resource, each with the declared desc.
+  expect(
+    ciKeys(sim)
+      .map((k) => [k.id, k.desc])
+      .sort(),
+  ).toEqual(
+    [
+      [prodKey.id, "CI stacks"],
+      [devKeyId, "CI stacks"],
+    ].sort(),
+  );
+  prodUntouched();
+  await dev.pulumi(["destroy", "--yes"]);
+  expect(ciKeys(sim).map((k) => k.id)).toEqual([prodKey.id]);
+  prodUntouched();
+  await prod.pulumi(["destroy", "--yes"]);
+  expect(ciKeys(sim)).toEqual([]);
+}
+
+describeEngine("test/engine/two-stacks: a create that lost its answer beside another stack's key", (bin) => {
+  it("dev's POST answered 500 by a proxy (the server made nothing): prod's key stays, dev's message proves none was left, the next up makes one", async ({
+    onTestFinished,
+  }) => {
+    const world = await twoStacks(onTestFinished, bin, (made) => ({ holdUntil: made, status: 500 }));
+    const { sim, devUp, prodKey, prodUntouched } = world;
+    const shown = devUp.stdout + devUp.stderr;
+    expect(shown).toContain("The server made no key of this create");
+    expect(shown).toContain("No key was left behind.");
+    expect(shown).toContain(`it was left as it is: ${prodKey.id}`);
+    expect(ciKeys(sim).map((k) => k.id)).toEqual([prodKey.id]);
+    prodUntouched();
+    await settleDev(world);
+  });
+
+  it("dev's POST answered with a garbled body after the server made the key: that key is deleted by its mark, prod's stays", async ({
+    onTestFinished,
+  }) => {
+    const world = await twoStacks(onTestFinished, bin, (made) => ({
+      holdUntil: made,
+      actThenFail: true,
+      raw: { status: 200, contentType: "text/html", body: "<html>proxy says OK</html>" },
+    }));
+    const { sim, devUp, prodKey, prodUntouched } = world;
+    const shown = devUp.stdout + devUp.stderr;
+    expect(shown).toContain("the key with this create's mark");
+    expect(shown).toContain("it was deleted, and no key is left behind");
+    expect(ciKeys(sim).map((k) => k.id)).toEqual([prodKey.id]);
+    expect(sim.requests.filter((r) => r.method === "DELETE")).toHaveLength(1);
+    prodUntouched();
+    await settleDev(world);
+  });
+
+  it("dev's POST times out and the server makes the key after the provider gave up: recorded, and the next up deletes exactly that key", async ({
+    onTestFinished,
+  }) => {
+    let release = () => {};
+    const late = new Promise<void>((r) => (release = r));
+    let acted = () => {};
+    const devMade = new Promise<void>((r) => (acted = r));
+    const world = await twoStacks(
+      onTestFinished,
+      bin,
+      () => ({ holdUntil: late, whenAnswered: () => acted() }),
+      { "opsmanager:timeoutSeconds": "2" },
+    );
+    const { sim, dev, devUp, prodUntouched } = world;
+    const shown = devUp.stdout + devUp.stderr;
+    expect(shown).toContain("the server never answered the POST, so it may still make that key");
+    expect(shown).toContain("The stack records this create");
+    expect(shown).not.toContain("No key was left behind");
+    const recorded = (await holdings(dev)).keys;
+    expect(recorded.map((k) => k.id)).toEqual([expect.stringMatching(/^pending-create-[0-9a-f]{16}$/)]);
+    const mark = (recorded[0]!.outputs!.pendingCreate as { desc: string }).desc;
+    // The server acts on the POST after all.
+    release();
+    await devMade;
+    expect(
+      ciKeys(sim)
+        .map((k) => k.desc)
+        .sort(),
+    ).toEqual(["CI stacks", mark].sort());
+    prodUntouched();
+    const markedId = ciKeys(sim).find((k) => k.desc === mark)!.id;
+    await settleDev(world);
+    expect(sim.requests.filter((r) => r.method === "DELETE" && r.path.endsWith(markedId))).toHaveLength(1);
+  });
+});
