@@ -93,8 +93,10 @@ async function lifecycle() {
     measure(
       "create of a key with an access list and two project assignments",
       counted(sim),
-      { challenge: 1, "POST org keys": 1, "POST access list": 1, "PATCH project key": 2 },
-      "1 POST key + 1 POST access list + 2 PATCH + 1 challenge",
+      // The PATCH of the org key sets the declared desc after a POST that carried the attempt's mark,
+      // which proves which key a create whose answer was lost made (issue 30): one request more.
+      { challenge: 1, "POST org keys": 1, "PATCH org key": 1, "POST access list": 1, "PATCH project key": 2 },
+      "1 POST key + 1 PATCH of its desc + 1 POST access list + 2 PATCH + 1 challenge",
     );
 
     // Refresh of N keys with managed access lists, from a new host (a new `pulumi refresh`).

@@ -207,6 +207,7 @@ describe("two servers named in stack config, through the host", () => {
     ]);
     expect(wire("dc2").filter((w) => !w.startsWith("GET") && w !== "challenge")).toEqual([
       `POST /orgs/${sims.dc2.orgId}/apiKeys`,
+      `PATCH /orgs/${sims.dc2.orgId}/apiKeys/${key.id}`,
       `PATCH /groups/${sims.dc2.groupId}/apiKeys/${key.id}`,
     ]);
 
