@@ -24,6 +24,7 @@ interface Entry {
   lastUsedAddress?: string;
 }
 interface Page<T> {
+  links: { href: string; rel: string }[];
   results: T[];
   totalCount: number;
 }
@@ -233,6 +234,7 @@ describe("the Go client against the deployed profile", () => {
     const pending = (await go.logCollections.list(sim.groupId, { pending: true })).body as Page<Job>;
     expect(pending.results.map((j) => j.id)).toEqual([running]);
     expect(pending.totalCount).toBe(1);
+    expect(pending.links[0]?.href).toMatch(/\?pageNum=1&itemsPerPage=100&pending=true$/);
     const all = [done, failed, running];
     const notPending = await go.call(
       "GET",
