@@ -1,8 +1,27 @@
 /**
  * The access lists of organization API keys: per key, its entries in the order they were added. An
- * entry is known by its `cidrBlock`; an address entry also by its `ipAddress`.
+ * entry is known by its `cidrBlock`; an address entry also by its `ipAddress`. Each entry records its
+ * use: how many requests the key authenticated from an address inside it, and the last one's time and
+ * address.
  */
+import { BlockList, isIPv4 } from "node:net";
 import type { SimAccessListEntry } from "./types";
+
+/** An address as a socket reports it, with an IPv4 address mapped into IPv6 written as IPv4. */
+export function plainAddress(address: string): string {
+  const lower = address.toLowerCase();
+  return lower.startsWith("::ffff:") && isIPv4(lower.slice(7)) ? lower.slice(7) : lower;
+}
+
+/** Whether `address` lies inside the entry's block. */
+function contains(entry: SimAccessListEntry, address: string): boolean {
+  const [network = "", prefix = ""] = entry.cidrBlock.split("/");
+  const family = isIPv4(network) ? "ipv4" : "ipv6";
+  if ((family === "ipv4") !== isIPv4(address)) return false;
+  const block = new BlockList();
+  block.addSubnet(network, Number(prefix), family);
+  return block.check(address, family);
+}
 
 function copyEntry(entry: SimAccessListEntry): SimAccessListEntry {
   return { ...entry };
@@ -40,6 +59,26 @@ export class AccessListStore {
       added = true;
     }
     if (added) this.changed();
+  }
+
+  /**
+   * Records a request the key authenticated from `address` on every entry of its list that holds the
+   * address: one more in `count`, `lastUsed` now, `lastUsedAddress` the address.
+   */
+  recordUse(keyId: string, address: string, at: Date = new Date()): void {
+    const list = this.lists.get(keyId);
+    if (list === undefined) return;
+    const from = plainAddress(address);
+    const lastUsed = new Date(Math.floor(at.getTime() / 1000) * 1000).toISOString().replace(".000Z", "Z");
+    let used = false;
+    for (const entry of list) {
+      if (!contains(entry, from)) continue;
+      entry.count = (entry.count ?? 0) + 1;
+      entry.lastUsed = lastUsed;
+      entry.lastUsedAddress = from;
+      used = true;
+    }
+    if (used) this.changed();
   }
 
   /** Removes the entry whose `cidrBlock` or `ipAddress` is `entry`; whether there was one. */

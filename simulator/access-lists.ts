@@ -30,13 +30,19 @@ function entryPath(orgId: string, keyId: string, entry?: string): string {
   return entry === undefined ? list : `${list}/${encodeURIComponent(entry)}`;
 }
 
-/** An entry as the server shows it: never used yet (`count` 0, no `lastUsed`), with its self link. */
+/**
+ * An entry as the server shows it, with its self link: `count` the requests the key authenticated from
+ * an address inside it, and `lastUsed` and `lastUsedAddress` only once there was one (the documentation:
+ * they appear "only if at least one request has originated from this IP address").
+ */
 function entryView(origin: string, orgId: string, keyId: string, entry: SimAccessListEntry) {
   return {
     cidrBlock: entry.cidrBlock,
-    count: 0,
+    count: entry.count ?? 0,
     created: entry.created,
     ...(entry.ipAddress === undefined ? {} : { ipAddress: entry.ipAddress }),
+    ...(entry.lastUsed === undefined ? {} : { lastUsed: entry.lastUsed }),
+    ...(entry.lastUsedAddress === undefined ? {} : { lastUsedAddress: entry.lastUsedAddress }),
     links: [
       {
         href: `${origin}${API_ROOT}${entryPath(orgId, keyId, entry.ipAddress ?? entry.cidrBlock)}`,

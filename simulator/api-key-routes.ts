@@ -1,12 +1,13 @@
 /**
  * The routes of organization API keys in the deployed profile: the spec's list and update (./api-keys),
- * and the rest of a key's documented life: create (./api-key-create), get one and delete (./api-keys),
- * its access list (./access-lists), and its assignment to projects (./project-keys).
+ * and the rest of a key's documented life: create, in the organization or in one of its projects
+ * (./api-key-create), get one and delete (./api-keys), its access list (./access-lists), and its
+ * assignment to projects (./project-keys).
  */
 
 import { handleAccessListRequest } from "./access-lists";
 import { type ApiRequest, type ApiResult, methodNotAllowed, notFound } from "./answers";
-import { createApiKey } from "./api-key-create";
+import { createApiKey, createProjectApiKey } from "./api-key-create";
 import { deleteApiKey, getApiKey, listApiKeys, patchApiKey, type ServerLimits } from "./api-keys";
 import type { ProfileRules } from "./profiles";
 import { handleProjectKeyRequest } from "./project-keys";
@@ -51,7 +52,8 @@ export function handleGroupKeyRequest(
   limits: ServerLimits,
 ): ApiResult {
   if (rest.length > 0) return notFound(req);
-  const allowed = keyId === undefined ? ["GET"] : ["PATCH", "DELETE"];
+  const allowed = keyId === undefined ? ["GET", "POST"] : ["PATCH", "DELETE"];
   if (!allowed.includes(req.method)) return methodNotAllowed(req, allowed.join(", "));
+  if (keyId === undefined && req.method === "POST") return createProjectApiKey(req, state, rules, groupId);
   return handleProjectKeyRequest(req, state, rules, groupId, keyId, limits);
 }

@@ -123,6 +123,9 @@ export function jobView(origin: string, job: SimLogCollectionJob, verbose: boole
     expirationDate: recordTime(Date.parse(job.expirationDate)),
     groupId: job.groupId,
     id: job.id,
+    // The time window as the create took it, in ms since the epoch (the Go client reads both as int64).
+    ...(job.logCollectionFromDate === undefined ? {} : { logCollectionFromDate: job.logCollectionFromDate }),
+    ...(job.logCollectionToDate === undefined ? {} : { logCollectionToDate: job.logCollectionToDate }),
     logTypes: [...job.logTypes],
     redacted: job.redacted,
     resourceName: job.resourceName,
@@ -139,16 +142,22 @@ export function jobView(origin: string, job: SimLogCollectionJob, verbose: boole
   };
 }
 
+/**
+ * `GET …/logCollectionJobs`: one page of the project's jobs; `pending=true` lists only the jobs still
+ * running (`IN_PROGRESS`), and the page's links keep it.
+ */
 function listJobs(req: ApiRequest, state: SimState, groupId: string): ApiResult {
   const page = pagination(req.query);
   if ("status" in page) return page;
   const { pageNum, itemsPerPage } = page;
-  const all = state.jobStore.jobs(groupId);
+  const pending = req.query.pending?.toLowerCase() === "true";
+  const all = state.jobStore.jobs(groupId).filter((j) => !pending || j.status === "IN_PROGRESS");
   const start = (pageNum - 1) * itemsPerPage;
   const verbose = req.query.verbose?.toLowerCase() === "true";
   const results = all.slice(start, start + itemsPerPage).map((j) => jobView(req.origin, j, verbose));
   const base = `${req.origin}${API_ROOT}/groups/${groupId}/logCollectionJobs`;
-  const href = (n: number) => `${base}?pageNum=${n}&itemsPerPage=${itemsPerPage}`;
+  const filter = req.query.pending === undefined ? "" : `&pending=${encodeURIComponent(req.query.pending)}`;
+  const href = (n: number) => `${base}?pageNum=${n}&itemsPerPage=${itemsPerPage}${filter}`;
   const links: { href: string; rel: string }[] = [{ href: href(pageNum), rel: "self" }];
   if (pageNum > 1 && all.length > 0) {
     links.push({ href: href(Math.min(pageNum - 1, Math.ceil(all.length / itemsPerPage))), rel: "previous" });

@@ -73,12 +73,24 @@ export class RequestPipeline {
     const chosen = faults.take(method, relPath, false, verdict.username);
     if (chosen && (await effects.hold(req, res, entry, chosen))) return;
 
-    // 4. Route: the API acts and answers.
+    // 4. Route: the key's use is recorded on its access list, then the API acts and answers.
+    this.recordUse(req, verdict.username);
     const result = this.route(req, incoming, relPath, verdict.username);
     chosen?.fault.whenAnswered?.(entry);
 
     // 5. Frame and send, as the fault, if any, has it.
     this.answer(req, res, incoming, result, chosen?.fault);
+  }
+
+  /**
+   * A request the key authenticated counts as a use of each entry of its access list that holds the
+   * address it came from (`count`, `lastUsed`, `lastUsedAddress`). The simulator records use only: it
+   * does not refuse an address outside the list.
+   */
+  private recordUse(req: http.IncomingMessage, caller: string): void {
+    const key = this.parts.state.apiKeyByPublicKey(caller);
+    const address = req.socket.remoteAddress;
+    if (key !== undefined && address !== undefined) this.parts.state.accessLists.recordUse(key.id, address);
   }
 
   private route(

@@ -3,7 +3,8 @@
  * API Keys") describes them: `GET /groups/{GROUP-ID}/apiKeys` lists the keys that hold a role in the
  * project, `PATCH /groups/{GROUP-ID}/apiKeys/{API-KEY-ID}` with `{"roles": [...]}` assigns a key to the
  * project or sets its roles there (roles not in the array are removed), `DELETE` of the same path
- * unassigns it. A key's project roles are its assignments: the simulator stores nothing else.
+ * unassigns it. A key's project roles are its assignments: the simulator stores nothing else. The
+ * create of a key in a project (`POST /groups/{GROUP-ID}/apiKeys`) is in ./api-key-create.
  *
  * The PATCH is answered 200 with the key, as newer documentation shows it; older documentation answers
  * 204 without a body, which the simulator's `projectKeyAssignAnswer: "noContent"` option gives instead.
@@ -35,6 +36,11 @@ function readGroupRoles(body: unknown): { names: string[] } | ApiResult {
   if (roles === undefined) {
     return fail(400, "MISSING_ATTRIBUTE", "The required attribute roles was not specified.", ["roles"]);
   }
+  return checkGroupRoles(roles);
+}
+
+/** Project role names as the server takes them: a non-empty array, duplicates dropped, or the refusal. */
+export function checkGroupRoles(roles: unknown): { names: string[] } | ApiResult {
   if (!Array.isArray(roles) || roles.length === 0) {
     return invalidAttribute("roles", "must be a non-empty array of project role names");
   }

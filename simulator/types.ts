@@ -36,6 +36,15 @@ export interface SimAccessListEntry {
   ipAddress?: string;
   /** When it was added (ISO 8601). */
   created: string;
+  /**
+   * How many requests the key authenticated from an address inside the entry; absent for an entry never
+   * used (and in state files written before use was recorded).
+   */
+  count?: number;
+  /** When the key last authenticated from an address inside the entry (ISO 8601, whole seconds). */
+  lastUsed?: string;
+  /** The address that request came from. */
+  lastUsedAddress?: string;
 }
 
 /** Where a log collection job is in its life (the Ops Manager documentation's `status` values). */

@@ -70,4 +70,29 @@ describe("state", () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it("an access-list entry's recorded use is kept in the state file", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "opsmanager-sim-"));
+    const stateFile = path.join(dir, "state.json");
+    try {
+      const first = await startSimulator({ stateFile, seed: { keys: 0 } });
+      const admin = new DigestClient(first);
+      const entries = `/orgs/${first.orgId}/apiKeys/5f0000000000000000000003/accessList`;
+      expect((await admin.call("POST", entries, [{ ipAddress: "127.0.0.1" }])).status).toBe(200);
+      expect((await admin.call("GET", `/orgs/${first.orgId}/apiKeys`)).status).toBe(200);
+      const used = first.state.accessList("5f0000000000000000000003")[0];
+      // The POST that added the entry came before it, so only the GET is a use.
+      expect(used).toMatchObject({ count: 1, lastUsedAddress: "127.0.0.1" });
+      await first.close();
+
+      const second = await startSimulator({ stateFile });
+      try {
+        expect(second.state.accessList("5f0000000000000000000003")).toEqual([used]);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
