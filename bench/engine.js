@@ -145,11 +145,9 @@ async function runOnce({ bin, dir, wrapper }, deployment, provider, extraEnv) {
       OPSMANAGER_BENCH_USAGE_DIR: usageDir,
       ...extraEnv,
     };
-    for (const name of Object.keys(env)) if (name.startsWith("OPSMANAGER_PULUMI")) delete env[name];
+    // The provider's settings come from the stack config alone; the bench's own settings pass on.
     for (const name of Object.keys(env)) {
-      if (/^OPSMANAGER_(BASE_URL|PUBLIC_KEY|PRIVATE_KEY|CA_CERTIFICATE|TIMEOUT_SECONDS)$/.test(name)) {
-        delete env[name];
-      }
+      if (name.startsWith("OPSMANAGER_") && !name.startsWith("OPSMANAGER_BENCH_")) delete env[name];
     }
     const stack = `bench-${process.pid}-${Date.now()}`;
     await pulumi(bin, dir, env, ["stack", "init", stack]);
