@@ -19,13 +19,16 @@ const RUNS = 5;
 // Server time added to every authenticated request in the second comparison (one run each).
 const SLOW_MS = 2;
 
-/** The program's resources: every 5th is a job, the rest keys spread over the whole org. */
-async function resources(sim) {
+/**
+ * The program's resources: every 5th is a job, the rest keys spread over the whole org; `adopt` keys
+ * (default {@link ADOPT}) and a job for every 4 of them.
+ */
+async function resources(sim, adopt = ADOPT) {
   const keys = (await sim.state.apiKeys()).filter((k) => k.publicKey !== sim.publicKey);
-  const stride = Math.floor(keys.length / ADOPT);
+  const stride = Math.floor(keys.length / adopt);
   const list = [];
   let differing = 0;
-  for (let i = 0; i < ADOPT; i++) {
+  for (let i = 0; i < adopt; i++) {
     const key = keys[i * stride];
     const roles = key.roles.filter((r) => r.orgId !== undefined).map((r) => r.roleName);
     const inputs = { orgId: sim.orgId, publicKey: key.publicKey, desc: key.desc, roles };
@@ -61,10 +64,11 @@ async function resources(sim) {
  * answers do not wait behind the engine's side of the gRPC calls in this process. With `delayMs`, every
  * authenticated request waits that long, as a server off loopback would. It is warm: it has served a
  * long-running server's traffic first (sim-child.js `warmUp`), so a measured phase does not pay for the
- * simulator's own first run through its code.
+ * simulator's own first run through its code. `orgKeys`: the keys of the org, the admin's included
+ * (default {@link ORG_KEYS}).
  */
-async function openSimulator(delayMs) {
-  const sim = await startSimulatorProcess({ seed: { keys: ORG_KEYS - 1 }, delayMs });
+async function openSimulator(delayMs, orgKeys = ORG_KEYS) {
+  const sim = await startSimulatorProcess({ seed: { keys: orgKeys - 1 }, delayMs });
   try {
     await sim.warmUp();
   } catch (error) {
