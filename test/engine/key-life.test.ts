@@ -2,8 +2,11 @@
  * A key's life where the review of issue 26 found keys lost or wrongly restored, under the real engine:
  * two created keys alike with one create failing, and replacements of resources that restore on delete.
  */
+
+import * as fsp from "node:fs/promises";
+import * as path from "node:path";
 import { expect, it } from "vitest";
-import type { Simulator } from "../../simulator/types";
+import type { SimApiKey, Simulator } from "../../simulator/types";
 import { describeEngine } from "./support/cli";
 import { openWorld } from "./support/world";
 
@@ -122,6 +125,57 @@ new ApiKeyProjectAssignment("assigned", {
 
       await stack.pulumi(["destroy", "--yes"]);
       expect(onServer()).toEqual(original);
+    });
+
+    it("an adopted key and an assignment that restore on delete, renamed without an alias: up warns, naming the values a destroy will no longer put back and the alias that keeps them", async ({
+      onTestFinished,
+    }) => {
+      let key!: SimApiKey;
+      const programNamed = (
+        server: Simulator,
+        suffix: string,
+      ) => `import { ApiKeyProjectAssignment, OrgApiKey } from "pulumi-opsmanager";
+new OrgApiKey("adopted${suffix}", {
+  orgId: "${server.orgId}",
+  apiKeyId: "${key.id}",
+  desc: "declared desc",
+  roles: ["ORG_MEMBER"],
+  restoreOnDelete: true,
+});
+new ApiKeyProjectAssignment("assigned${suffix}", {
+  apiKeyId: "${key.id}",
+  groupId: "${server.groupId}",
+  roles: ["GROUP_OWNER"],
+  restoreOnDelete: true,
+});
+`;
+      const { stack, sim } = await openWorld(onTestFinished, bin, {
+        simulator: {},
+        project: ([server]) => {
+          key = server!.state.addApiKey({
+            desc: "original desc",
+            roles: [
+              { orgId: server!.orgId, roleName: "ORG_READ_ONLY" },
+              { groupId: server!.groupId, roleName: "GROUP_READ_ONLY" },
+            ],
+          });
+          return { files: { "Pulumi.yaml": PROJECT, "index.ts": programNamed(server!, "") } };
+        },
+      });
+      await stack.pulumi(["up", "--yes", "--skip-preview"]);
+      // The rename, with no alias: a new resource of each, and the old ones deleted at the end.
+      await fsp.writeFile(path.join(stack.dir, "index.ts"), programNamed(sim, "-renamed"));
+      const renamed = await stack.pulumi(["up", "--yes", "--skip-preview"]);
+      const shown = (renamed.stdout + renamed.stderr).replace(/\s+/g, " ");
+      expect(shown).toContain(
+        `OrgApiKey (API key id ${key.id} in organization ${sim.orgId}): a resource created in this run manages the same key (a rename without an alias), so this resource's delete leaves the key as that resource declares. The key had desc "original desc" and roles ORG_READ_ONLY before Pulumi managed it; that record was not carried to the new resource, which recorded the values it found, so \`pulumi destroy\` will no longer put them back. Giving the new resource an alias naming this one (\`aliases: [{ name: "<the old name>" }]\`) before renaming keeps the record`,
+      );
+      expect(shown).toContain("The assignment had roles GROUP_READ_ONLY before Pulumi managed it");
+      // What it warns of: the key stays as declared, and destroy puts back what the new resources found.
+      const onServer = sim.state.apiKey(key.id)!;
+      expect(onServer.desc).toBe("declared desc");
+      await stack.pulumi(["destroy", "--yes"]);
+      expect(sim.state.apiKey(key.id)!.desc).toBe("declared desc");
     });
   },
 );

@@ -13,7 +13,9 @@ import {
   managedHere,
   managedName,
   noteManagedHere,
+  recordLostToReplacement,
   rememberOriginal,
+  warnRecordLost,
 } from "../shared/replacement";
 import { ResourceError } from "../shared/resource-error";
 import { currentClient, whenConfigured } from "../shared/runtime";
@@ -119,16 +121,18 @@ export async function diff(
 export async function create(inputs: ApiKeyProjectAssignmentProviderInputs) {
   await whenConfigured();
   let previous: PreviousAssignment = { recorded: false, roles: [] };
+  let carried = true;
   try {
     if (inputs.restoreOnDelete === true) {
       // An older resource of this assignment, seen in this process, recorded what was there before.
+      const older = carriedOriginal<string[]>(assignmentName(inputs));
+      carried = older !== undefined;
       const before =
-        carriedOriginal<string[]>(assignmentName(inputs)) ??
-        (await findAssignment(currentClient(inputs.server), inputs.groupId, inputs.apiKeyId));
+        older ?? (await findAssignment(currentClient(inputs.server), inputs.groupId, inputs.apiKeyId));
       previous = { recorded: true, roles: before ?? [] };
     }
     await setRoles(inputs.server, inputs.groupId, inputs.apiKeyId, inputs.roles);
-    noteManagedHere(assignmentName(inputs));
+    noteManagedHere(assignmentName(inputs), carried);
   } catch (error) {
     const advice = isApiKeyGone(error)
       ? " The key must be an API key of the project's organization: check apiKeyId (a key created in the same program is passed as key.apiKeyId)."
@@ -220,7 +224,19 @@ export async function remove(
   const state = upgradeAssignmentState(olds, id, "delete");
   rememberPrevious(state);
   const client = clientIn(`deleting ${where(state)}`, state.server);
-  if (managedHere(assignmentName(state))) return;
+  if (managedHere(assignmentName(state))) {
+    // Renamed without an alias: the roles this resource would put back are lost with its record.
+    const lost =
+      state.restoreOnDelete && state.previous.recorded && recordLostToReplacement(assignmentName(state));
+    if (lost && !sameRoles(state.previous.roles, state.roles)) {
+      const roles =
+        state.previous.roles.length > 0
+          ? `roles ${[...state.previous.roles].sort().join(", ")}`
+          : "no roles (it was not assigned)";
+      warnRecordLost(`ApiKeyProjectAssignment (${where(state)})`, "assignment", roles);
+    }
+    return;
+  }
   const restore = state.restoreOnDelete && state.previous.recorded && state.previous.roles.length > 0;
   try {
     if (restore) {

@@ -149,10 +149,10 @@ export async function create(inputs: OrgApiKeyProviderInputs) {
           `${selector.id !== undefined ? "apiKeyId" : "publicKey"}, and that the provider's credentials can see the organization's keys.`,
       );
     }
-    noteManagedHere(keyName(inputs.server, key.id));
     const current = { desc: key.desc ?? "", roles: orgRolesOf(key) };
     // A replaced resource of this key, seen in this process, recorded what the key had before.
     const carried = carriedOriginal<OrgApiKeyProviderOutputs["adopted"]>(keyName(inputs.server, key.id));
+    noteManagedHere(keyName(inputs.server, key.id), carried !== undefined);
     const adopted = carried === undefined ? current : { desc: carried.desc, roles: carried.roles };
     const change = changeFor(inputs, current);
     if (change !== undefined) key = await patch(inputs.server, inputs.orgId, key, change);

@@ -12,7 +12,7 @@
  * renamed resource and for `--replace` the engine sends the provider no old state before the create.
  */
 import { identityOf } from "./server-input";
-import { createdInDeployment, originalsInDeployment } from "./server-memory";
+import { createdInDeployment, originalsInDeployment, recordedAnewInDeployment } from "./server-memory";
 
 /** What names a managed thing on its server whatever name reached that server: `{identity} {what}`. */
 export function managedName(server: string | undefined, what: string): string {
@@ -30,9 +30,45 @@ export function carriedOriginal<T>(name: string): T | undefined {
   return originalsInDeployment().get(name) as T | undefined;
 }
 
-/** Note that a create of this process now manages `name`: an older resource's delete then leaves it. */
-export function noteManagedHere(name: string): void {
+/**
+ * Note that a create of this process now manages `name`: an older resource's delete then leaves it.
+ * `carried`: whether that create carried an older resource's record of what existed before; without
+ * it, the create recorded what it found, which a delete of the older resource warns about.
+ */
+export function noteManagedHere(name: string, carried = true): void {
   createdInDeployment().add(name);
+  if (!carried) recordedAnewInDeployment().add(name);
+}
+
+/**
+ * Whether the create of this process that manages `name` carried no older resource's record: the older
+ * resource's record of what existed before is then lost with its delete (a rename without an alias,
+ * whose old state the engine never shows the new resource's create).
+ */
+export function recordLostToReplacement(name: string): boolean {
+  return recordedAnewInDeployment().has(name);
+}
+
+/**
+ * Warns, in the output of the `pulumi up` that deletes `resource`, that the values it recorded as there
+ * before Pulumi (`original`) were not carried to the resource that replaced it in this run, so that a
+ * later `pulumi destroy` no longer puts them back, and names the alias that would have kept them.
+ */
+export function warnRecordLost(resource: string, what: string, original: string): void {
+  const message =
+    `${resource}: a resource created in this run manages the same ${what} (a rename without an alias), so ` +
+    `this resource's delete leaves the ${what} as that resource declares. The ${what} had ${original} before ` +
+    "Pulumi managed it; that record was not carried to the new resource, which recorded the values it found, " +
+    "so `pulumi destroy` will no longer put them back. Giving the new resource an alias naming this one " +
+    '(`aliases: [{ name: "<the old name>" }]`) before renaming keeps the record; now, put those values back ' +
+    "by hand after a destroy if they are wanted.";
+  try {
+    // Loaded here, in the host, where the SDK that runs the host is loaded already.
+    const log = require("@pulumi/pulumi/log") as typeof import("@pulumi/pulumi/log");
+    void log.warn(message);
+  } catch {
+    console.warn(`warning: ${message}`);
+  }
 }
 
 /**

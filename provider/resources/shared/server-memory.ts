@@ -55,6 +55,12 @@ export const createdInDeployment = perDeployment(() => new Set<string>());
  */
 export const originalsInDeployment = perDeployment(() => new Map<string, unknown>());
 
+/**
+ * The names of {@link createdInDeployment} whose create carried no older resource's record, and so
+ * recorded what it found as what existed before (a rename without an alias): ./replacement.ts.
+ */
+export const recordedAnewInDeployment = perDeployment(() => new Set<string>());
+
 /** For tests: forget everything learned of every server and by the deployment. */
 export function resetServerMemoryForTests(): void {
   for (const reset of resets) reset();
