@@ -71,6 +71,19 @@ describe("fault injection", () => {
     expect((await client.call("PATCH", `${list}/${key.id}`, { desc: "z" })).status).toBe(200);
   });
 
+  it("a fault with a user matches only requests that user signed, as two teams' pipelines on one server", async () => {
+    const other = sim.state.addApiKey({ roles: [{ orgId: sim.orgId, roleName: "ORG_OWNER" }] });
+    const otherClient = new DigestClient(sim, other.publicKey, other.privateKey);
+    sim.faults.add({ method: "GET", user: other.publicKey, status: 500 });
+    const list = `/orgs/${sim.orgId}/apiKeys`;
+    expect((await client.call("GET", list)).status).toBe(200);
+    expect((await otherClient.call("GET", list)).status).toBe(500);
+    expect((await otherClient.call("GET", list)).status).toBe(200);
+    expect(() => sim.faults.add({ user: other.publicKey, beforeAuth: true })).toThrow(
+      "a beforeAuth fault cannot match a user: no credentials are read before it",
+    );
+  });
+
   it("whenAnswered runs after the server acted and before it answers: the next request sees the change, this one does not", async () => {
     const list = `/orgs/${sim.orgId}/apiKeys?itemsPerPage=500`;
     const count = () => sim.state.apiKeys(sim.orgId).length;
