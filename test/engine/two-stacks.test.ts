@@ -62,14 +62,14 @@ async function postArrived(sim: Simulator, user: string, path: string): Promise<
 
 /**
  * The two stacks and their keys: `prod` signs with the simulator's admin key, `dev` with an
- * organization owner key of its own, as two teams' pipelines do. `devFault` is what `dev`'s key POST
- * meets, once `prod`'s key POST has made its key; `prod`'s POST waits until `dev`'s has arrived, so
- * both keys are made in the same moment.
+ * organization owner key of its own, as two teams' pipelines do. `devFaults` are what `dev`'s requests
+ * meet (a key POST's once `prod`'s key POST has made its key); `prod`'s key POST waits until `dev`'s
+ * has arrived, so both keys are made in the same moment.
  */
 async function twoStacks(
   onTestFinished: Parameters<typeof openWorld>[0],
   bin: string,
-  devFault: (made: Promise<void>) => Fault,
+  devFaults: (made: Promise<void>, sim: Simulator) => Fault[],
   devConfig: Record<string, string> = {},
 ) {
   const { stack: prod, sim } = await openWorld(onTestFinished, bin, {
@@ -104,7 +104,7 @@ async function twoStacks(
       holdUntil: postArrived(sim, devKey.publicKey, keysPath),
       whenAnswered: () => prodMade(),
     },
-    { method: "POST", pathPrefix: keysPath, user: devKey.publicKey, ...devFault(made) },
+    ...devFaults(made, sim).map((fault) => ({ ...fault, user: devKey.publicKey })),
   );
   const [prodUp, devUp] = await Promise.all([
     prod.pulumi(["up", "--yes"], { allowFailure: true }),
@@ -125,6 +125,8 @@ async function twoStacks(
   };
   return { sim, prod, dev, devUp, devKey, prodKey: prodKey!, prodUntouched };
 }
+
+const keysPathOf = (sim: Simulator) => `/orgs/${sim.orgId}/apiKeys`;
 
 /** The keys of the organization that a stack's `ci` resource may have made: desc CI stacks, marked or not. */
 const ciKeys = (sim: Simulator) => sim.state.apiKeys().filter((k) => k.desc.startsWith("CI stacks"));
@@ -160,7 +162,9 @@ describeEngine("test/engine/two-stacks: a create that lost its answer beside ano
   it("dev's POST answered 500 by a proxy (the server made nothing): prod's key stays, dev's message proves none was left, the next up makes one", async ({
     onTestFinished,
   }) => {
-    const world = await twoStacks(onTestFinished, bin, (made) => ({ holdUntil: made, status: 500 }));
+    const world = await twoStacks(onTestFinished, bin, (made, sim) => [
+      { method: "POST", pathPrefix: keysPathOf(sim), holdUntil: made, status: 500 },
+    ]);
     const { sim, devUp, prodKey, prodUntouched } = world;
     const shown = devUp.stdout + devUp.stderr;
     expect(shown).toContain("The server made no key of this create");
@@ -174,11 +178,15 @@ describeEngine("test/engine/two-stacks: a create that lost its answer beside ano
   it("dev's POST answered with a garbled body after the server made the key: that key is deleted by its mark, prod's stays", async ({
     onTestFinished,
   }) => {
-    const world = await twoStacks(onTestFinished, bin, (made) => ({
-      holdUntil: made,
-      actThenFail: true,
-      raw: { status: 200, contentType: "text/html", body: "<html>proxy says OK</html>" },
-    }));
+    const world = await twoStacks(onTestFinished, bin, (made, sim) => [
+      {
+        method: "POST",
+        pathPrefix: keysPathOf(sim),
+        holdUntil: made,
+        actThenFail: true,
+        raw: { status: 200, contentType: "text/html", body: "<html>proxy says OK</html>" },
+      },
+    ]);
     const { sim, devUp, prodKey, prodUntouched } = world;
     const shown = devUp.stdout + devUp.stderr;
     expect(shown).toContain("the key with this create's mark");
@@ -187,6 +195,53 @@ describeEngine("test/engine/two-stacks: a create that lost its answer beside ano
     expect(sim.requests.filter((r) => r.method === "DELETE")).toHaveLength(1);
     prodUntouched();
     await settleDev(world);
+  });
+
+  it("dev's job POST answered 500 after the server made the job, its assignment's PATCH cut once: prod's job and assignment untouched, dev's job POSTed once, and after the check the message asks for, one job", async ({
+    onTestFinished,
+  }) => {
+    // Dev's key POST goes through; its job POST fails after the server made the job, and its
+    // assignment's PATCH is cut off once.
+    const world = await twoStacks(onTestFinished, bin, (_made, sim) => [
+      {
+        method: "POST",
+        pathPrefix: `/groups/${sim.groupId}/logCollectionJobs`,
+        status: 500,
+        actThenFail: true,
+      },
+      { method: "PATCH", pathPrefix: `/groups/${sim.groupId}/apiKeys/`, drop: "mid" },
+    ]);
+    const { sim, dev, devUp, devKey, prodUntouched } = world;
+    const shown = (devUp.stdout + devUp.stderr).replace(/\s+/g, " ");
+    expect(shown).toContain("The server may have created the log collection job");
+    expect(shown).toContain(
+      "by the API key this stack signs with (opsmanager:publicKey) may be this attempt's, which is not in the stack; delete it, or `pulumi up` makes the job again. No other job was changed.",
+    );
+    const jobPosts = sim.requests.filter(
+      (r) =>
+        r.method === "POST" &&
+        r.path.endsWith("/logCollectionJobs") &&
+        r.digest?.username === devKey.publicKey,
+    );
+    expect(jobPosts).toHaveLength(1);
+    prodUntouched();
+    // The check the message asks for: the job of this attempt is the one dev's key made (userId).
+    const made = sim.state.jobs().filter((j) => j.userId === devKey.id);
+    expect(made).toHaveLength(1);
+    sim.state.removeJob(made[0]!.id);
+    await dev.pulumi(["up", "--yes"]);
+    expect(sim.state.jobs().filter((j) => j.userId === devKey.id)).toHaveLength(1);
+    // Dev's key is assigned (its PATCH, cut off once, was sent again: it sets the same roles).
+    const devKeyId = (await holdings(dev)).keys[0]!.id!;
+    expect(sim.state.apiKey(devKeyId)!.roles).toContainEqual({
+      groupId: sim.groupId,
+      roleName: "GROUP_READ_ONLY",
+    });
+    expect(sim.requests.filter((r) => r.fault === "drop-mid")).toHaveLength(1);
+    prodUntouched();
+    await dev.pulumi(["destroy", "--yes"]);
+    expect(sim.state.jobs().filter((j) => j.userId === devKey.id)).toEqual([]);
+    prodUntouched();
   });
 
   it("dev's POST times out and the server makes the key after the provider gave up: recorded, and the next up deletes exactly that key", async ({
@@ -199,7 +254,9 @@ describeEngine("test/engine/two-stacks: a create that lost its answer beside ano
     const world = await twoStacks(
       onTestFinished,
       bin,
-      () => ({ holdUntil: late, whenAnswered: () => acted() }),
+      (_made, sim) => [
+        { method: "POST", pathPrefix: keysPathOf(sim), holdUntil: late, whenAnswered: () => acted() },
+      ],
       { "opsmanager:timeoutSeconds": "2" },
     );
     const { sim, dev, devUp, prodUntouched } = world;

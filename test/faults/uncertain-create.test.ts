@@ -125,7 +125,10 @@ describe("a create the server may have acted on", () => {
       expect(error.message).toContain("The server may have created the log collection job");
       expect(error.message).toContain("it was not sent again, so that no second log collection job starts");
       expect(error.message).toContain(
-        `Before running \`pulumi up\` again, check the project's log collection jobs in Ops Manager (project ${sim.groupId}); a job made by this attempt is not in the stack`,
+        `Before running \`pulumi up\` again, check the project's log collection jobs in Ops Manager (project ${sim.groupId}): a ${props.resourceType} ${props.resourceName} job made around `,
+      );
+      expect(error.message).toContain(
+        "(this machine's clock) by the API key this stack signs with (opsmanager:publicKey) may be this attempt's, which is not in the stack; delete it, or `pulumi up` makes the job again. No other job was changed.",
       );
       // The call is named once, at the start; the POST the message names is the one the server saw.
       expect(sim.requests.filter((q) => q.method === "POST").map((q) => q.path)).toContain(

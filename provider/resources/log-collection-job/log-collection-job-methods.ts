@@ -20,6 +20,7 @@ import { partiallyCreated } from "../shared/partially-created";
 import { ResourceError } from "../shared/resource-error";
 import { currentClient, whenConfigured } from "../shared/runtime";
 import { checkResource, clientIn, onServer, serverDiff } from "../shared/server-input";
+import { settingKey } from "../shared/servers";
 import { isUnknown } from "../shared/validate";
 import { createThenList, findJob, missingOperationOf, rememberMissingOperation } from "./job-listing-cache";
 import { jobMemoryOf } from "./job-memory";
@@ -126,6 +127,7 @@ export async function create(inputs: LogCollectionJobProviderInputs) {
  */
 async function createJob(inputs: LogCollectionJobProviderInputs) {
   const client = currentClient(inputs.server);
+  const sentAt = new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
   let id: string;
   try {
     ({ id } = await createLogCollectionJob(
@@ -147,7 +149,7 @@ async function createJob(inputs: LogCollectionJobProviderInputs) {
     const advice = wasNotSent(error)
       ? ". No log collection job was created."
       : error instanceof UncertainCreateError
-        ? `. Before running \`pulumi up\` again, ${error.check}; a job made by this attempt is not in the stack.`
+        ? `. Before running \`pulumi up\` again, ${error.check}: a ${inputs.resourceType} ${inputs.resourceName} job made around ${sentAt} (this machine's clock) by the API key this stack signs with (${settingKey(inputs.server, "publicKey")}) may be this attempt's, which is not in the stack; delete it, or \`pulumi up\` makes the job again. No other job was changed.`
         : "";
     const wrapped = inContext(
       `LogCollectionJob (project ${inputs.groupId}${onServer(inputs.server)})`,
