@@ -8,6 +8,8 @@
  */
 import * as fsp from "node:fs/promises";
 import { expect, it } from "vitest";
+import { KEY_STATE } from "../../provider/resources/org-api-key/state";
+import { currentVersion } from "../../provider/resources/shared/state-version";
 import { describeEngine } from "./support/cli";
 import { packCommit } from "./support/old-package";
 import type { StackState } from "./support/stack";
@@ -126,7 +128,7 @@ describeEngine(
       // The refresh wrote today's version only where it wrote what it found: the created key's project role.
       expect(versions(await stack.exportState())).toEqual({
         adopted: "none",
-        created: 1,
+        created: currentVersion(KEY_STATE),
         assigned: "none",
         logs: "none",
       });
@@ -137,7 +139,10 @@ describeEngine(
       await stack.pulumi(["up", "--yes"]);
       expect(writes(sim)).toEqual([`PATCH /api/public/v1.0/orgs/${sim.orgId}/apiKeys/${target.id} 200`]);
       expect(sim.state.apiKey(target.id)?.desc).toBe("second");
-      expect(versions(await stack.exportState())).toMatchObject({ adopted: 1, assigned: "none" });
+      expect(versions(await stack.exportState())).toMatchObject({
+        adopted: currentVersion(KEY_STATE),
+        assigned: "none",
+      });
       await stack.pulumi(["preview", "--expect-no-changes"]);
 
       await stack.pulumi(["destroy", "--yes"]);
