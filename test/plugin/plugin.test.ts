@@ -200,6 +200,31 @@ describe("test/plugin: the provider plugin over gRPC", () => {
     expect(sim.requests).toEqual([]);
   });
 
+  it("an imported key is released by delete; with restoreOnDelete set later, delete puts back what it had at import", async () => {
+    const key = sim.state.addApiKey({
+      orgId: sim.orgId,
+      desc: "before import",
+      roles: [{ orgId: sim.orgId, roleName: "ORG_MEMBER" }],
+    });
+    const found = await read(KEY, `${sim.orgId}/${key.id}`);
+    sim.resetRequests();
+    await remove(KEY, found.id, found.properties);
+    expect(sim.requests.filter((r) => r.method !== "GET")).toEqual([]);
+
+    const again = await read(KEY, `${sim.orgId}/${key.id}`);
+    const news = { ...again.inputs, desc: "managed now", restoreOnDelete: true };
+    const req = new provpb.UpdateRequest()
+      .setUrn(urn(KEY))
+      .setId(again.id)
+      .setOlds(struct(again.properties))
+      .setNews(struct(news))
+      .setOldInputs(struct(again.inputs));
+    const updated = plain((await plugin.call<provpbTypes.UpdateResponse>("update", req)).getProperties());
+    expect(sim.state.apiKey(key.id)!.desc).toBe("managed now");
+    await remove(KEY, again.id, updated);
+    expect(sim.state.apiKey(key.id)!.desc).toBe("before import");
+  });
+
   it("a job and an assignment: created, then imported by <groupId>/<id> with the inputs they were made with", async () => {
     const jobInputs = {
       groupId: sim.groupId,
