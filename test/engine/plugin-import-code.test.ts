@@ -24,7 +24,7 @@ const missing = [
     : "the plugin's schema, provider/plugin/schema.json",
 ].filter((m) => m !== undefined);
 if (missing.length > 0)
-  console.warn(`test/engine/plugin-import-code: skipped, no ${missing.join(" and no ")}`);
+  console.warn(`test/engine/plugin-import-code: skipped, missing ${missing.join(" and ")}`);
 
 describeEngine("test/engine/plugin-import-code: the code pulumi import writes previews no change", (bin) => {
   it.skipIf(missing.length > 0)(
