@@ -98,6 +98,11 @@ export const logCollectionJobRecordSchema = z.object({
   rootResourceName: optionalText,
   rootResourceType: optionalText,
   uncompressedSizeTotalBytes: z.number().nonnegative().nullish(),
+  resourceType: optionalText,
+  resourceName: optionalText,
+  sizeRequestedPerFileBytes: z.number().nullish(),
+  logTypes: z.array(z.string()).nullish(),
+  redacted: z.boolean().nullish(),
 });
 
 // The types in types.ts are written by hand (see there why); the build stops when a schema and its type

@@ -94,4 +94,10 @@ export interface LogCollectionJobRecord {
   /** In lower case, as deployed servers echo resource types (`replicaset`). */
   rootResourceType?: string | null;
   uncompressedSizeTotalBytes?: number | null;
+  /** What the job was created with, as the record echoes it (`resourceType` in lower case). */
+  resourceType?: string | null;
+  resourceName?: string | null;
+  sizeRequestedPerFileBytes?: number | null;
+  logTypes?: string[] | null;
+  redacted?: boolean | null;
 }

@@ -133,6 +133,12 @@ describe("job records read by the provider", () => {
         rootResourceName: "myReplicaSet",
         rootResourceType: "replicaset",
         uncompressedSizeTotalBytes: 63326,
+        // What the job was created with, which an import reads.
+        logTypes: ["AUTOMATION_AGENT", "MONGODB"],
+        redacted: true,
+        resourceName: "myReplicaSet",
+        resourceType: "replicaset",
+        sizeRequestedPerFileBytes: 1000,
       },
       expect.objectContaining({ id: "5c81086e014b76a3d85e1113", status: "IN_PROGRESS" }),
     ]);

@@ -7,6 +7,7 @@ import { hex24Rule } from "../../api/ids";
 import { assignProjectApiKey, unassignProjectApiKey } from "../../api/project-api-keys";
 import { isProjectGone } from "../../api/project-gone";
 import type { GroupRole } from "../../api/types";
+import { asDynamicDiff, type FieldDiff } from "../shared/field-diff";
 import { inContext } from "../shared/in-context";
 import {
   carriedOriginal,
@@ -84,15 +85,15 @@ export function check(_olds: object, news: object) {
 }
 
 /**
- * `diff` against the state: another key or project is a replacement (the new assignment first, then
+ * The diff against the state, field by field: another key or project is a replacement (the new assignment first, then
  * the old one taken away, so that a key rotated through `keepers` keeps its access until the old key
  * goes); roles (as a set) and `restoreOnDelete` are updates.
  */
-export async function diff(
+export async function fieldDiff(
   id: string,
   olds: Partial<ApiKeyProjectAssignmentProviderOutputs>,
   news: ApiKeyProjectAssignmentProviderInputs,
-) {
+): Promise<FieldDiff> {
   // Whether another name reaches the same server is read from the stack config.
   await whenConfigured();
   const state = upgradeAssignmentState(olds, id, "diff");
@@ -106,11 +107,21 @@ export async function diff(
   const rolesDiffer = isUnknown(news.roles) || !sameRoles(news.roles ?? [], state.roles);
   const restoreDiffers =
     isUnknown(news.restoreOnDelete) || (news.restoreOnDelete ?? false) !== state.restoreOnDelete;
-  return {
-    changes: replaces.length > 0 || rolesDiffer || restoreDiffers || server.rename,
-    replaces,
-    deleteBeforeReplace: false,
-  };
+  const updates = [
+    ...(rolesDiffer ? ["roles"] : []),
+    ...(restoreDiffers ? ["restoreOnDelete"] : []),
+    ...(server.rename ? ["server"] : []),
+  ];
+  return { replaces, updates, deleteBeforeReplace: false };
+}
+
+/** `diff` as the dynamic host takes it: {@link fieldDiff} without the fields. */
+export async function diff(
+  id: string,
+  olds: Partial<ApiKeyProjectAssignmentProviderOutputs>,
+  news: ApiKeyProjectAssignmentProviderInputs,
+) {
+  return asDynamicDiff(await fieldDiff(id, olds, news));
 }
 
 /**

@@ -15,6 +15,7 @@ import { isProjectGone } from "../../api/project-gone";
 import type { LogCollectionJobRecord } from "../../api/schemas";
 import { sameInstant } from "../../api/timestamps";
 import { UncertainCreateError } from "../../api/uncertain-create-error";
+import { asDynamicDiff, type FieldDiff } from "../shared/field-diff";
 import { inContext } from "../shared/in-context";
 import { partiallyCreated } from "../shared/partially-created";
 import { ResourceError } from "../shared/resource-error";
@@ -80,14 +81,14 @@ export function check(_olds: object, news: object) {
 }
 
 /**
- * `diff`: a change of what the job was created with is a replacement (`logTypes` as a set); a new
+ * The diff, field by field: a change of what the job was created with is a replacement (`logTypes` as a set); a new
  * `expirationDate` (another instant), and starting or ceasing to declare one, is an update in place.
  */
-export async function diff(
+export async function fieldDiff(
   id: string,
   olds: LogCollectionJobProviderOutputs,
   news: LogCollectionJobProviderInputs,
-) {
+): Promise<FieldDiff> {
   // Whether another name reaches the same server is read from the stack config.
   await whenConfigured();
   const state = upgradeJobState(olds, id, "diff");
@@ -99,7 +100,20 @@ export async function diff(
       ? managed
       : isUnknown(declared) || !managed || !sameInstant(declared, state.expirationDate);
   const { rename } = serverDiff(news, state);
-  return { changes: replaces.length > 0 || updates || rename, replaces, deleteBeforeReplace: false };
+  return {
+    replaces,
+    updates: [...(updates ? ["expirationDate"] : []), ...(rename ? ["server"] : [])],
+    deleteBeforeReplace: false,
+  };
+}
+
+/** `diff` as the dynamic host takes it: {@link fieldDiff} without the fields. */
+export async function diff(
+  id: string,
+  olds: LogCollectionJobProviderOutputs,
+  news: LogCollectionJobProviderInputs,
+) {
+  return asDynamicDiff(await fieldDiff(id, olds, news));
 }
 
 /**

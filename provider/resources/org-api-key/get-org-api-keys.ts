@@ -2,7 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { orgApiKeyListing } from "../../api/api-keys";
 import { readWholeListing } from "../../api/listing-pages";
 import type { ApiKey } from "../../api/types";
-import { clientFor } from "../shared/runtime";
+import { clientFor, currentClient, whenConfigured } from "../shared/runtime";
 import { resolveServerSettings } from "../shared/servers";
 import { resolveSettings } from "../shared/settings";
 
@@ -32,4 +32,13 @@ export async function getOrgApiKeys(args: GetOrgApiKeysArgs): Promise<ApiKey[]> 
   const settings =
     args.server === undefined ? resolveSettings(config) : resolveServerSettings(args.server, config);
   return readWholeListing(clientFor(settings), orgApiKeyListing(args.orgId), {}, { sameTwice: true });
+}
+
+/**
+ * {@link getOrgApiKeys} as a provider serves it (the plugin's `Invoke`): the same listing, with the
+ * settings the provider was configured with, then the environment.
+ */
+export async function orgApiKeysOn(args: GetOrgApiKeysArgs): Promise<ApiKey[]> {
+  await whenConfigured();
+  return readWholeListing(currentClient(args.server), orgApiKeyListing(args.orgId), {}, { sameTwice: true });
 }

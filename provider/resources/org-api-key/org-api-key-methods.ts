@@ -6,6 +6,7 @@ import { isApiKeyGone } from "../../api/api-key-gone";
 import type { ApiKeySelector } from "../../api/api-keys";
 import { idRule } from "../../api/ids";
 import type { ApiKey, OrgRole } from "../../api/schemas";
+import { asDynamicDiff, type FieldDiff } from "../shared/field-diff";
 import { carriedOriginal, noteManagedHere } from "../shared/replacement";
 import { ResourceError } from "../shared/resource-error";
 import { currentClient, whenConfigured } from "../shared/runtime";
@@ -85,11 +86,15 @@ export function check(_olds: object, news: object) {
 }
 
 /**
- * `diff` against the state: desc, roles and the access list are updates (the lists as sets), and so is
+ * The diff against the state, field by field: desc, roles and the access list are updates (the lists as sets), and so is
  * starting or ceasing to manage one; another key, server or organization, or a created key's new
  * `keepers`, is a replacement.
  */
-export async function diff(id: string, olds: OrgApiKeyProviderOutputs, news: OrgApiKeyProviderInputs) {
+export async function fieldDiff(
+  id: string,
+  olds: OrgApiKeyProviderOutputs,
+  news: OrgApiKeyProviderInputs,
+): Promise<FieldDiff> {
   // Whether another name reaches the same server is read from the stack config.
   await whenConfigured();
   const state = upgradeKeyState(olds, id, "diff");
@@ -121,11 +126,16 @@ export async function diff(id: string, olds: OrgApiKeyProviderOutputs, news: Org
   if (news.accessList === undefined ? state.accessList !== undefined : listDiffers)
     updates.push("accessList");
   return {
-    changes: replaces.length + updates.length > 0,
     replaces,
+    updates,
     // Restoring the old key must come before another resource adopts a key.
     deleteBeforeReplace: replaces.length > 0 && state.restoreOnDelete,
   };
+}
+
+/** `diff` as the dynamic host takes it: {@link fieldDiff} without the fields. */
+export async function diff(id: string, olds: OrgApiKeyProviderOutputs, news: OrgApiKeyProviderInputs) {
+  return asDynamicDiff(await fieldDiff(id, olds, news));
 }
 
 /**

@@ -1,0 +1,248 @@
+/**
+ * The provider plugin's gRPC service, served from the SDK's own `pulumirpc.ResourceProvider` stubs:
+ * `@pulumi/pulumi/provider`'s server drops a diff's `detailedDiff` and the configuration `Configure`
+ * sends, both of which this one passes on. Every method translates the wire to the core's calls and
+ * back, and does nothing else: the resources' rules are the core's (../resources/).
+ */
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
+import type * as grpc from "@grpc/grpc-js";
+import type * as plugpb from "@pulumi/pulumi/proto/plugin_pb";
+import type * as provgrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
+import type * as provpb from "@pulumi/pulumi/proto/provider_pb";
+import type * as emptypb from "google-protobuf/google/protobuf/empty_pb";
+import { configure } from "../resources/shared/runtime";
+import { configLookup, detailedDiff, grpcError, sameConfig } from "./answers";
+import { FUNCTIONS, importResource, PACKAGE, type PluginResource, RESOURCES } from "./resources";
+import { sdkRequire } from "./sdk";
+import { fromStruct, toStruct } from "./values";
+
+const grpcJs = sdkRequire<typeof grpc>("@grpc/grpc-js");
+const pb = sdkRequire<typeof provpb>("./proto/provider_pb");
+const plug = sdkRequire<typeof plugpb>("./proto/plugin_pb");
+const { Empty } = sdkRequire<typeof emptypb>("google-protobuf/google/protobuf/empty_pb");
+
+/** The package's root: the built entry is `dist/provider/plugin/`, the schema `provider/plugin/`. */
+const PACKAGE_ROOT = path.resolve(__dirname, "..", "..", "..");
+
+/** Where GetSchema reads the schema from, in the package's root. */
+export const SCHEMA_PATH = path.join(PACKAGE_ROOT, "provider", "plugin", "schema.json");
+
+function packageVersion(): string {
+  const json = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, "package.json"), "utf8")) as {
+    version: string;
+  };
+  return json.version;
+}
+
+type Call<Req> = grpc.ServerUnaryCall<Req, unknown>;
+type Done<Res> = grpc.sendUnaryData<Res>;
+
+/** Answers one call from `work`, its failure as {@link grpcError}. */
+function answer<Res>(
+  done: Done<Res>,
+  work: () => Promise<Res> | Res,
+  secretOutputs?: readonly string[],
+): void {
+  Promise.resolve()
+    .then(work)
+    .then(
+      (res) => done(null, res),
+      (error: unknown) => done(grpcError(error, secretOutputs)),
+    );
+}
+
+/** The resource type a URN names (`urn:pulumi:stack::project::type::name`), or an error naming it. */
+function resourceOf(urn: string, type?: string): PluginResource {
+  const token = type || urn.split("::")[2]?.split("$").pop() || "";
+  const resource = RESOURCES[token];
+  if (resource === undefined) {
+    throw new Error(
+      `${PACKAGE} has no resource type ${JSON.stringify(token)}; its types are ${Object.keys(RESOURCES).join(", ")}`,
+    );
+  }
+  return resource;
+}
+
+/** The names to answer as secrets: the resource's secret outputs, and what came in as a secret. */
+function secretNames(resource: PluginResource, ...came: Set<string>[]): Set<string> {
+  return new Set([...resource.secretOutputs, ...came.flatMap((s) => [...s])]);
+}
+
+/** The service's implementation; methods it leaves out answer UNIMPLEMENTED (grpc-js's default). */
+export function providerService(): grpc.UntypedServiceImplementation {
+  const service = {
+    getPluginInfo(_call: Call<emptypb.Empty>, done: Done<plugpb.PluginInfo>) {
+      answer(done, () => new plug.PluginInfo().setVersion(packageVersion()));
+    },
+
+    getSchema(_call: Call<provpb.GetSchemaRequest>, done: Done<provpb.GetSchemaResponse>) {
+      answer(done, () => {
+        let text: string;
+        try {
+          text = readFileSync(SCHEMA_PATH, "utf8");
+        } catch (error) {
+          throw new Error(
+            `the ${PACKAGE} plugin's schema ${SCHEMA_PATH} cannot be read (${(error as NodeJS.ErrnoException).code}): the package is incomplete; reinstall it`,
+          );
+        }
+        return new pb.GetSchemaResponse().setSchema(text);
+      });
+    },
+
+    checkConfig(call: Call<provpb.CheckRequest>, done: Done<provpb.CheckResponse>) {
+      answer(done, () => new pb.CheckResponse().setInputs(call.request.getNews()));
+    },
+
+    diffConfig(call: Call<provpb.DiffRequest>, done: Done<provpb.DiffResponse>) {
+      answer(done, () => {
+        const olds = fromStruct(call.request.getOldInputs() ?? call.request.getOlds()).values;
+        const news = fromStruct(call.request.getNews()).values;
+        // Another server or credentials replace no resource: each reads its settings at call time.
+        return new pb.DiffResponse().setChanges(
+          sameConfig(olds, news)
+            ? pb.DiffResponse.DiffChanges.DIFF_NONE
+            : pb.DiffResponse.DiffChanges.DIFF_SOME,
+        );
+      });
+    },
+
+    configure(call: Call<provpb.ConfigureRequest>, done: Done<provpb.ConfigureResponse>) {
+      answer(done, async () => {
+        await configure({ config: configLookup(fromStruct(call.request.getArgs()).values) });
+        return new pb.ConfigureResponse()
+          .setAcceptsecrets(true)
+          .setSupportspreview(false)
+          .setAcceptresources(false);
+      });
+    },
+
+    check(call: Call<provpb.CheckRequest>, done: Done<provpb.CheckResponse>) {
+      answer(done, async () => {
+        const req = call.request;
+        const resource = resourceOf(req.getUrn(), req.getType());
+        const olds = fromStruct(req.getOlds());
+        const news = fromStruct(req.getNews());
+        const checked = await resource.check(olds.values, news.values);
+        const res = new pb.CheckResponse().setInputs(toStruct(checked.inputs ?? news.values, news.secrets));
+        res.setFailuresList(
+          (checked.failures ?? []).map((f) =>
+            new pb.CheckFailure().setProperty(f.property).setReason(f.reason),
+          ),
+        );
+        return res;
+      });
+    },
+
+    diff(call: Call<provpb.DiffRequest>, done: Done<provpb.DiffResponse>) {
+      answer(done, async () => {
+        const req = call.request;
+        const resource = resourceOf(req.getUrn(), req.getType());
+        const state = fromStruct(req.getOlds()).values;
+        const oldInputs = req.hasOldInputs() ? fromStruct(req.getOldInputs()).values : state;
+        const news = fromStruct(req.getNews()).values;
+        const diff = await resource.fieldDiff(req.getId(), state, news);
+        const changed = diff.replaces.length + diff.updates.length > 0;
+        const res = new pb.DiffResponse()
+          .setChanges(changed ? pb.DiffResponse.DiffChanges.DIFF_SOME : pb.DiffResponse.DiffChanges.DIFF_NONE)
+          .setReplacesList(diff.replaces)
+          .setDeletebeforereplace(diff.deleteBeforeReplace);
+        detailedDiff(res, diff, oldInputs, news);
+        return res;
+      });
+    },
+
+    create(call: Call<provpb.CreateRequest>, done: Done<provpb.CreateResponse>) {
+      const req = call.request;
+      // The names a partially created resource's state keeps secret, once known.
+      const secrets: string[] = [];
+      answer(
+        done,
+        async () => {
+          const resource = resourceOf(req.getUrn(), req.getType());
+          const inputs = fromStruct(req.getProperties());
+          secrets.push(...secretNames(resource, inputs.secrets));
+          const made = await resource.create(inputs.values);
+          return new pb.CreateResponse().setId(made.id).setProperties(toStruct(made.outs, secrets));
+        },
+        secrets,
+      );
+    },
+
+    read(call: Call<provpb.ReadRequest>, done: Done<provpb.ReadResponse>) {
+      answer(done, async () => {
+        const req = call.request;
+        const resource = resourceOf(req.getUrn(), req.getType());
+        const state = fromStruct(req.getProperties());
+        const inputs = fromStruct(req.getInputs());
+        // `pulumi import` sends the id it was given and no state.
+        const found =
+          Object.keys(state.values).length === 0 && Object.keys(inputs.values).length === 0
+            ? await importResource(resource, req.getId())
+            : await resource.read(req.getId(), state.values);
+        const res = new pb.ReadResponse().setId(found.id ?? "");
+        if (!found.id || found.props === undefined) return res;
+        res.setProperties(toStruct(found.props, secretNames(resource, state.secrets, inputs.secrets)));
+        if (found.inputs !== undefined) res.setInputs(toStruct(found.inputs, inputs.secrets));
+        return res;
+      });
+    },
+
+    update(call: Call<provpb.UpdateRequest>, done: Done<provpb.UpdateResponse>) {
+      answer(done, async () => {
+        const req = call.request;
+        const resource = resourceOf(req.getUrn(), req.getType());
+        const olds = fromStruct(req.getOlds());
+        const news = fromStruct(req.getNews());
+        const updated = await resource.update(req.getId(), olds.values, news.values);
+        return new pb.UpdateResponse().setProperties(
+          toStruct(updated.outs, secretNames(resource, olds.secrets, news.secrets)),
+        );
+      });
+    },
+
+    delete(call: Call<provpb.DeleteRequest>, done: Done<emptypb.Empty>) {
+      answer(done, async () => {
+        const req = call.request;
+        const resource = resourceOf(req.getUrn(), req.getType());
+        await resource.delete(req.getId(), fromStruct(req.getProperties()).values);
+        return new Empty();
+      });
+    },
+
+    invoke(call: Call<provpb.InvokeRequest>, done: Done<provpb.InvokeResponse>) {
+      answer(done, async () => {
+        const fn = FUNCTIONS[call.request.getTok()];
+        if (fn === undefined) {
+          throw new Error(
+            `${PACKAGE} has no function ${JSON.stringify(call.request.getTok())}; its functions are ${Object.keys(FUNCTIONS).join(", ")}`,
+          );
+        }
+        const result = await fn(fromStruct(call.request.getArgs()).values);
+        return new pb.InvokeResponse().setReturn(toStruct(result));
+      });
+    },
+
+    cancel(_call: Call<emptypb.Empty>, done: Done<emptypb.Empty>) {
+      done(null, new Empty());
+    },
+  };
+  return service as unknown as grpc.UntypedServiceImplementation;
+}
+
+/** The SDK's service definition of `pulumirpc.ResourceProvider`. */
+export function providerServiceDefinition(): grpc.ServiceDefinition {
+  return sdkRequire<typeof provgrpc>("./proto/provider_grpc_pb")
+    .ResourceProviderService as unknown as grpc.ServiceDefinition;
+}
+
+/** Serves the plugin on a free loopback port and resolves with it. */
+export async function serve(): Promise<number> {
+  const server = new grpcJs.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
+  server.addService(providerServiceDefinition(), providerService());
+  return new Promise((resolve, reject) => {
+    server.bindAsync("127.0.0.1:0", grpcJs.ServerCredentials.createInsecure(), (error, port) =>
+      error ? reject(error) : resolve(port),
+    );
+  });
+}

@@ -1,0 +1,70 @@
+/**
+ * Property values as the engine sends them in `google.protobuf.Struct`s and as the core takes them:
+ * plain JSON. Secrets arrive wrapped (the plugin accepts secrets) and are unwrapped for the core, their
+ * top-level names kept so that the answer wraps the same names again; values not known yet during a
+ * preview arrive as the unknown sentinel, which the core's checks let pass.
+ */
+import type * as structpb from "google-protobuf/google/protobuf/struct_pb";
+import { sdkRequire } from "./sdk";
+
+/** The SDK's wire form of a secret: `{ [SECRET_SIG]: SECRET_VALUE, value }`. */
+const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+const SECRET_VALUE = "1b47061264138c4ac30d75fd1eb44270";
+
+/** The serialized provider of a dynamic resource, which a stack moved by alias hands in its old state. */
+const DYNAMIC_PROVIDER = "__provider";
+
+const { Struct } = sdkRequire<typeof structpb>("google-protobuf/google/protobuf/struct_pb");
+
+/** A property map read from the wire: its values unwrapped, and which top-level names held a secret. */
+export interface Properties {
+  values: Record<string, unknown>;
+  secrets: Set<string>;
+}
+
+function isSecret(value: unknown): value is { value: unknown } {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    (value as Record<string, unknown>)[SECRET_SIG] === SECRET_VALUE
+  );
+}
+
+function unwrap(value: unknown, found: { secret: boolean }): unknown {
+  if (isSecret(value)) {
+    found.secret = true;
+    return unwrap(value.value, found);
+  }
+  if (Array.isArray(value)) return value.map((v) => unwrap(v, found));
+  if (typeof value !== "object" || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, unwrap(v, found)]));
+}
+
+/**
+ * A Struct's properties for the core: secrets unwrapped (their names remembered), and the dynamic
+ * face's `__provider` dropped, so that the state of a resource moved from a dynamic type reads as
+ * this plugin's own.
+ */
+export function fromStruct(struct: structpb.Struct | undefined): Properties {
+  const values: Record<string, unknown> = {};
+  const secrets = new Set<string>();
+  for (const [name, value] of Object.entries(struct?.toJavaScript() ?? {})) {
+    if (name === DYNAMIC_PROVIDER) continue;
+    const found = { secret: false };
+    values[name] = unwrap(value, found);
+    if (found.secret) secrets.add(name);
+  }
+  return { values, secrets };
+}
+
+/** `values` as a Struct, each name in `secrets` that is present and not empty wrapped as a secret. */
+export function toStruct(values: object, secrets: Iterable<string> = []): structpb.Struct {
+  // Plain JSON only: a field left undefined is no field.
+  const plain = JSON.parse(JSON.stringify(values)) as Record<string, unknown>;
+  for (const name of secrets) {
+    if (plain[name] !== undefined && plain[name] !== "") {
+      plain[name] = { [SECRET_SIG]: SECRET_VALUE, value: plain[name] };
+    }
+  }
+  return Struct.fromJavaScript(plain as Record<string, structpb.JavaScriptValue>);
+}

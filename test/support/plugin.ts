@@ -1,0 +1,89 @@
+/**
+ * Runs the provider plugin as the engine does (`bin/pulumi-resource-opsmanager`, which prints its
+ * port) and calls it with the SDK's own `pulumirpc.ResourceProvider` stubs, so that the plugin can be
+ * tested method by method without the Pulumi CLI.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import * as path from "node:path";
+import type * as grpcTypes from "@grpc/grpc-js";
+import type * as provgrpcTypes from "@pulumi/pulumi/proto/provider_grpc_pb";
+import type * as provpbTypes from "@pulumi/pulumi/proto/provider_pb";
+import type * as structpbTypes from "google-protobuf/google/protobuf/struct_pb";
+import { NO_ENV, type Props } from "./host";
+import { repoRoot } from "./program-dir";
+
+const sdkDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
+const fromSdk = (id: string): unknown => require(require.resolve(id, { paths: [sdkDir] }));
+const grpc = fromSdk("@grpc/grpc-js") as typeof grpcTypes;
+/** The SDK's provider messages. */
+export const provpb = require(path.join(sdkDir, "proto", "provider_pb")) as typeof provpbTypes;
+const provgrpc = require(path.join(sdkDir, "proto", "provider_grpc_pb")) as typeof provgrpcTypes;
+const { Struct } = fromSdk("google-protobuf/google/protobuf/struct_pb") as typeof structpbTypes;
+
+/** The plugin's executable in this checkout (runs `dist/`: build first). */
+export const PLUGIN_BIN = path.join(repoRoot(), "bin", "pulumi-resource-opsmanager");
+
+/** A JSON object as a Struct. */
+export const struct = (value: Props): structpbTypes.Struct =>
+  Struct.fromJavaScript(value as Record<string, structpbTypes.JavaScriptValue>);
+/** A Struct as a JSON object. */
+export const plain = (value: structpbTypes.Struct | undefined): Props =>
+  (value?.toJavaScript() ?? {}) as Props;
+
+/** A value as the engine sends a secret to a provider that accepts secrets. */
+export const secret = (value: unknown) => ({
+  "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270",
+  value,
+});
+
+/** A running plugin and a client of it. */
+export interface Plugin {
+  client: provgrpcTypes.ResourceProviderClient;
+  /** Calls `method` with `request`, resolving with its answer or rejecting with the gRPC error. */
+  call<Res>(method: string, request: unknown): Promise<Res>;
+  readonly stderr: string;
+  close(): Promise<void>;
+}
+
+/** Starts the plugin with nothing of the shell's provider settings in its environment. */
+export async function startPlugin(env: Record<string, string> = {}): Promise<Plugin> {
+  const child: ChildProcess = spawn(PLUGIN_BIN, ["127.0.0.1:1"], {
+    env: { ...process.env, ...NO_ENV, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr += chunk;
+  });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = "";
+    child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
+      out += chunk;
+      if (out.includes("\n")) resolve(Number(out.trim().split("\n")[0]));
+    });
+    child.once("exit", (code) => reject(new Error(`plugin exited ${code} before its port:\n${stderr}`)));
+  });
+  const client = new provgrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+  return {
+    client,
+    call<Res>(method: string, request: unknown) {
+      return new Promise<Res>((resolve, reject) => {
+        const fn = (client as unknown as Record<string, (req: unknown, cb: unknown) => void>)[method]!.bind(
+          client,
+        );
+        fn(request, (error: grpcTypes.ServiceError | null, res: Res) =>
+          error ? reject(error) : resolve(res),
+        );
+      });
+    },
+    get stderr() {
+      return stderr;
+    },
+    async close() {
+      client.close();
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
