@@ -5,6 +5,7 @@
  * `pulumi up` replaces it (a new key, then this one's delete), and its delete, as `pulumi destroy`'s,
  * deletes the key with that mark, the only key that create can have made. A refresh leaves it as it is.
  */
+import type { FieldDiff } from "../shared/field-diff";
 import { ResourceError } from "../shared/resource-error";
 import { currentClient } from "../shared/runtime";
 import { onServer } from "../shared/server-input";
@@ -26,8 +27,8 @@ export function isPending(state: KeyState): state is KeyState & { pendingCreate:
 }
 
 /** `diff` of a create still to settle: a replacement, whatever the program says (`apiKeyId` is unknown). */
-export function pendingDiff() {
-  return { changes: true, replaces: ["apiKeyId"], deleteBeforeReplace: false };
+export function pendingDiff(): FieldDiff {
+  return { replaces: ["apiKeyId"], updates: [], deleteBeforeReplace: false };
 }
 
 /** `update` never reaches a pending create (its diff is a replacement); should it, it says so. */
