@@ -1,0 +1,82 @@
+/**
+ * The Python SDK installs as a user installs it (`pip install ./sdk/python`, with pip's build isolation)
+ * into a venv holding PyPI's `pulumi`, and `import pulumi_opsmanager` gives the resources, the provider
+ * and the function. The venv (the slow part) is made once per Python and `pulumi` version, in the
+ * git-ignored `.sdk-venv/` at the repository's root, and reused; the SDK is installed afresh each run
+ * from a copy of sdk/python (pip writes build files beside the sources).
+ */
+import { execFile, execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import * as fsp from "node:fs/promises";
+import * as os from "node:os";
+import * as path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { describeNeeding } from "../support/prerequisite";
+import { repoRoot } from "../support/program-dir";
+import { missingTool, SDK } from "./sdk-support";
+
+const execFileAsync = promisify(execFile);
+
+/** PyPI's `pulumi`: at least the generators' minimum (3.269), the newest PyPI served when this was set. */
+const PULUMI_PYPI = "3.272.0";
+const DONE = ".installed";
+
+const missing = missingTool("python3", ["-m", "venv", "--help"], "Python 3 with its venv module");
+
+/** The venv with `pulumi==PULUMI_PYPI`, made on first use (in a temp folder, moved into place when whole). */
+async function venv(): Promise<string> {
+  const python = execFileSync("python3", ["-c", "import sys; print('%d.%d' % sys.version_info[:2])"], {
+    encoding: "utf8",
+  }).trim();
+  const base = path.join(repoRoot(), ".sdk-venv");
+  const dir = path.join(base, `python${python}-pulumi${PULUMI_PYPI}`);
+  if (existsSync(path.join(dir, DONE))) return dir;
+  await fsp.mkdir(base, { recursive: true });
+  // A venv's scripts name its own path: it is made where it stays, and marked whole at the end.
+  await fsp.rm(dir, { recursive: true, force: true });
+  await execFileAsync("python3", ["-m", "venv", dir], { timeout: 300_000 });
+  await execFileAsync(path.join(dir, "bin", "pip"), ["install", "--quiet", `pulumi==${PULUMI_PYPI}`], {
+    timeout: 600_000,
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  await fsp.writeFile(path.join(dir, DONE), `${PULUMI_PYPI}\n`);
+  return dir;
+}
+
+describeNeeding("the Python SDK installed into a venv", missing, () => {
+  let env: string;
+  let work: string;
+
+  beforeAll(async () => {
+    env = await venv();
+    work = await fsp.mkdtemp(path.join(os.tmpdir(), "opsm-sdk-python-"));
+    await fsp.cp(path.join(SDK, "python"), path.join(work, "python"), { recursive: true });
+  }, 900_000);
+
+  afterAll(async () => {
+    if (work !== undefined) await fsp.rm(work, { recursive: true, force: true });
+  });
+
+  it("pip installs ./sdk/python, and `import pulumi_opsmanager` gives its resources, provider and function", async () => {
+    await execFileAsync(path.join(env, "bin", "pip"), ["install", "--quiet", path.join(work, "python")], {
+      cwd: work,
+      timeout: 600_000,
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    const script = [
+      "import pulumi_opsmanager as o, importlib.metadata as m",
+      "print(m.version('pulumi_opsmanager'))",
+      "print(','.join(sorted(n for n in ('OrgApiKey','ApiKeyProjectAssignment','LogCollectionJob','Provider','get_org_api_keys','OrgRole') if hasattr(o, n))))",
+    ].join("\n");
+    const { stdout } = await execFileAsync(path.join(env, "bin", "python"), ["-c", script], {
+      cwd: os.tmpdir(),
+      timeout: 120_000,
+    });
+    const [version, names] = stdout.trim().split("\n");
+    expect(version).toBe("0.1.0");
+    expect(names).toBe(
+      "ApiKeyProjectAssignment,LogCollectionJob,OrgApiKey,OrgRole,Provider,get_org_api_keys",
+    );
+  }, 600_000);
+});
