@@ -18,7 +18,7 @@ import { describeEngine } from "../engine/support/cli";
 import { repoRoot } from "../support/program-dir";
 
 const execFileAsync = promisify(execFile);
-// biome-ignore lint/style/noCommonJs: the packing script is plain CommonJS, run by npm
+// The packing script is plain CommonJS, run by npm as a script.
 const { pack, ENTRY } = require("../../tools/plugin-pack.js") as {
   pack(options: { outDir: string; entryFile?: string }): string;
   ENTRY: string;
