@@ -22,7 +22,10 @@ const execFileAsync = promisify(execFile);
 const PULUMI_PYPI = "3.272.0";
 const DONE = ".installed";
 
-const missing = missingTool("python3", ["-m", "venv", "--help"], "Python 3 with its venv module");
+// pip reads PyPI (or the index pip is configured with) at every install: setuptools for the build.
+const missing =
+  missingTool("python3", ["-m", "venv", "--help"], "Python 3 with its venv module") ??
+  missingTool("python3", ["-m", "pip", "index", "versions", "pulumi"], "the Python package index");
 
 /** The venv with `pulumi==PULUMI_PYPI`, made on first use (in a temp folder, moved into place when whole). */
 async function venv(): Promise<string> {
