@@ -7,8 +7,8 @@
 // runs ENTRY with the `node` on PATH), package.json, the built dist/provider, the schema
 // provider/plugin/schema.json (the plugin's GetSchema reads it), and the production node_modules:
 // the package's dependencies and @pulumi/pulumi (a peer dependency, whose gRPC stubs the plugin
-// serves), each with its own dependencies, copied from this clone's node_modules as package-lock.json
-// places them. Nothing in it is native: the same tarball runs wherever Node 20 runs.
+// serves), each with its own dependencies, copied from this clone's node_modules as npm recorded the
+// tree it installed. Nothing in it is native: the same tarball runs wherever Node 20 runs.
 const { execFileSync } = require("node:child_process");
 const fs = require("node:fs");
 const os = require("node:os");
@@ -26,9 +26,13 @@ require("./${entry}");
 `;
 }
 
-/** The lockfile's folders of `names` and everything they depend on, as Node resolves them. */
+/** The installed folders of `names` and everything they depend on, as Node resolves them. */
 function productionFolders(root, names) {
-  const lock = JSON.parse(fs.readFileSync(path.join(root, "package-lock.json"), "utf8"));
+  // npm's record of the tree it installed, which an `npm install --no-save` (CI's newest SDK) updates
+  // and package-lock.json does not; package-lock.json where there is none.
+  const hidden = path.join(root, "node_modules", ".package-lock.json");
+  const lockFile = fs.existsSync(hidden) ? hidden : path.join(root, "package-lock.json");
+  const lock = JSON.parse(fs.readFileSync(lockFile, "utf8"));
   const packages = lock.packages;
   const found = new Set();
   // Node's resolution over the lockfile: from `from`'s folder up, the first node_modules/<name>.
