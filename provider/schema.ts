@@ -107,16 +107,11 @@ export function packageSchema(version: string): Record<string, unknown> {
     ]),
     resources: Object.fromEntries(
       RESOURCES.map((r) => {
-        const inputs = object(r.inputs, "requiredInputs");
+        // Outputs as `properties` and `required`, inputs as `inputProperties` and `requiredInputs`.
+        const { properties: inputProperties, requiredInputs } = object(r.inputs, "requiredInputs");
         return [
           token(r.name),
-          {
-            description: r.description,
-            properties: object(r.outputs).properties,
-            required: object(r.outputs).required,
-            inputProperties: inputs.properties,
-            requiredInputs: inputs.requiredInputs,
-          },
+          { description: r.description, ...object(r.outputs), inputProperties, requiredInputs },
         ];
       }),
     ),
