@@ -47,6 +47,16 @@ function token(name: string): string {
   return `${PACKAGE}:index:${name}`;
 }
 
+// Each generator names a value after its `name` in its own style (Python `ORG_MEMBER`, Node.js and .NET
+// `OrgMember`, Go `OrgRoleOrgMember`); from the value alone, Python's would read `OR_G_MEMBER`.
+function enumName(value: string): string {
+  return value
+    .toLowerCase()
+    .split("_")
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join("");
+}
+
 function described(properties: Properties): [string, PropertyDescriptor][] {
   return Object.entries(properties).flatMap(([name, p]) => ("omitted" in p ? [] : [[name, p]]));
 }
@@ -98,7 +108,11 @@ export function packageSchema(version: string): Record<string, unknown> {
     types: Object.fromEntries([
       ...ENUMS.map((e) => [
         token(e.name),
-        { type: "string", description: e.description, enum: e.values.map((value) => ({ value })) },
+        {
+          type: "string",
+          description: e.description,
+          enum: e.values.map((value) => ({ name: enumName(value), value })),
+        },
       ]),
       ...TYPES.map((t) => [
         token(t.name),

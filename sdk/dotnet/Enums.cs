@@ -20,15 +20,15 @@ namespace Pulumi.Opsmanager
             _value = value ?? throw new ArgumentNullException(nameof(value));
         }
 
-        public static GroupRole GROUP_OWNER { get; } = new GroupRole("GROUP_OWNER");
-        public static GroupRole GROUP_READ_ONLY { get; } = new GroupRole("GROUP_READ_ONLY");
-        public static GroupRole GROUP_DATA_ACCESS_ADMIN { get; } = new GroupRole("GROUP_DATA_ACCESS_ADMIN");
-        public static GroupRole GROUP_DATA_ACCESS_READ_WRITE { get; } = new GroupRole("GROUP_DATA_ACCESS_READ_WRITE");
-        public static GroupRole GROUP_DATA_ACCESS_READ_ONLY { get; } = new GroupRole("GROUP_DATA_ACCESS_READ_ONLY");
-        public static GroupRole GROUP_AUTOMATION_ADMIN { get; } = new GroupRole("GROUP_AUTOMATION_ADMIN");
-        public static GroupRole GROUP_BACKUP_ADMIN { get; } = new GroupRole("GROUP_BACKUP_ADMIN");
-        public static GroupRole GROUP_MONITORING_ADMIN { get; } = new GroupRole("GROUP_MONITORING_ADMIN");
-        public static GroupRole GROUP_USER_ADMIN { get; } = new GroupRole("GROUP_USER_ADMIN");
+        public static GroupRole GroupOwner { get; } = new GroupRole("GROUP_OWNER");
+        public static GroupRole GroupReadOnly { get; } = new GroupRole("GROUP_READ_ONLY");
+        public static GroupRole GroupDataAccessAdmin { get; } = new GroupRole("GROUP_DATA_ACCESS_ADMIN");
+        public static GroupRole GroupDataAccessReadWrite { get; } = new GroupRole("GROUP_DATA_ACCESS_READ_WRITE");
+        public static GroupRole GroupDataAccessReadOnly { get; } = new GroupRole("GROUP_DATA_ACCESS_READ_ONLY");
+        public static GroupRole GroupAutomationAdmin { get; } = new GroupRole("GROUP_AUTOMATION_ADMIN");
+        public static GroupRole GroupBackupAdmin { get; } = new GroupRole("GROUP_BACKUP_ADMIN");
+        public static GroupRole GroupMonitoringAdmin { get; } = new GroupRole("GROUP_MONITORING_ADMIN");
+        public static GroupRole GroupUserAdmin { get; } = new GroupRole("GROUP_USER_ADMIN");
 
         public static bool operator ==(GroupRole left, GroupRole right) => left.Equals(right);
         public static bool operator !=(GroupRole left, GroupRole right) => !left.Equals(right);
@@ -58,12 +58,12 @@ namespace Pulumi.Opsmanager
             _value = value ?? throw new ArgumentNullException(nameof(value));
         }
 
-        public static LogType AUTOMATION_AGENT { get; } = new LogType("AUTOMATION_AGENT");
-        public static LogType BACKUP_AGENT { get; } = new LogType("BACKUP_AGENT");
-        public static LogType MONITORING_AGENT { get; } = new LogType("MONITORING_AGENT");
-        public static LogType MONGODB { get; } = new LogType("MONGODB");
-        public static LogType DATABASE { get; } = new LogType("DATABASE");
-        public static LogType FTDC { get; } = new LogType("FTDC");
+        public static LogType AutomationAgent { get; } = new LogType("AUTOMATION_AGENT");
+        public static LogType BackupAgent { get; } = new LogType("BACKUP_AGENT");
+        public static LogType MonitoringAgent { get; } = new LogType("MONITORING_AGENT");
+        public static LogType Mongodb { get; } = new LogType("MONGODB");
+        public static LogType Database { get; } = new LogType("DATABASE");
+        public static LogType Ftdc { get; } = new LogType("FTDC");
 
         public static bool operator ==(LogType left, LogType right) => left.Equals(right);
         public static bool operator !=(LogType left, LogType right) => !left.Equals(right);
@@ -93,10 +93,10 @@ namespace Pulumi.Opsmanager
             _value = value ?? throw new ArgumentNullException(nameof(value));
         }
 
-        public static OrgRole ORG_OWNER { get; } = new OrgRole("ORG_OWNER");
-        public static OrgRole ORG_MEMBER { get; } = new OrgRole("ORG_MEMBER");
-        public static OrgRole ORG_GROUP_CREATOR { get; } = new OrgRole("ORG_GROUP_CREATOR");
-        public static OrgRole ORG_READ_ONLY { get; } = new OrgRole("ORG_READ_ONLY");
+        public static OrgRole OrgOwner { get; } = new OrgRole("ORG_OWNER");
+        public static OrgRole OrgMember { get; } = new OrgRole("ORG_MEMBER");
+        public static OrgRole OrgGroupCreator { get; } = new OrgRole("ORG_GROUP_CREATOR");
+        public static OrgRole OrgReadOnly { get; } = new OrgRole("ORG_READ_ONLY");
 
         public static bool operator ==(OrgRole left, OrgRole right) => left.Equals(right);
         public static bool operator !=(OrgRole left, OrgRole right) => !left.Equals(right);
@@ -126,9 +126,9 @@ namespace Pulumi.Opsmanager
             _value = value ?? throw new ArgumentNullException(nameof(value));
         }
 
-        public static ResourceType CLUSTER { get; } = new ResourceType("CLUSTER");
-        public static ResourceType PROCESS { get; } = new ResourceType("PROCESS");
-        public static ResourceType REPLICASET { get; } = new ResourceType("REPLICASET");
+        public static ResourceType Cluster { get; } = new ResourceType("CLUSTER");
+        public static ResourceType Process { get; } = new ResourceType("PROCESS");
+        public static ResourceType Replicaset { get; } = new ResourceType("REPLICASET");
 
         public static bool operator ==(ResourceType left, ResourceType right) => left.Equals(right);
         public static bool operator !=(ResourceType left, ResourceType right) => !left.Equals(right);

@@ -55,6 +55,12 @@ describeNeeding("the Python SDK installed into a venv", missing, () => {
     env = await venv();
     work = await fsp.mkdtemp(path.join(os.tmpdir(), "opsm-sdk-python-"));
     await fsp.cp(path.join(SDK, "python"), path.join(work, "python"), { recursive: true });
+    // As a user installs it, with pip's build isolation; both tests below use this install.
+    await execFileAsync(path.join(env, "bin", "pip"), ["install", "--quiet", path.join(work, "python")], {
+      cwd: work,
+      timeout: 600_000,
+      maxBuffer: 16 * 1024 * 1024,
+    });
   }, 900_000);
 
   afterAll(async () => {
@@ -62,11 +68,6 @@ describeNeeding("the Python SDK installed into a venv", missing, () => {
   });
 
   it("pip installs ./sdk/python, and `import pulumi_opsmanager` gives its resources, provider and function", async () => {
-    await execFileAsync(path.join(env, "bin", "pip"), ["install", "--quiet", path.join(work, "python")], {
-      cwd: work,
-      timeout: 600_000,
-      maxBuffer: 16 * 1024 * 1024,
-    });
     const script = [
       "import pulumi_opsmanager as o, importlib.metadata as m",
       "print(m.version('pulumi_opsmanager'))",
@@ -82,4 +83,45 @@ describeNeeding("the Python SDK installed into a venv", missing, () => {
       "ApiKeyProjectAssignment,LogCollectionJob,OrgApiKey,OrgRole,Provider,get_org_api_keys",
     );
   }, 600_000);
+
+  it("runs a program under Pulumi's mocks: an OrgApiKey registered with its roles, getOrgApiKeys unwrapping the plugin's answer", async () => {
+    // The plugin answers getOrgApiKeys with its list as the one property of the result (`keys`).
+    const program = `
+import asyncio, json, pulumi
+
+class Mocks(pulumi.runtime.Mocks):
+    def new_resource(self, args):
+        print(json.dumps({"type": args.typ, "inputs": args.inputs}, sort_keys=True))
+        return [args.name + "-id", dict(args.inputs, apiKeyId="5f00000000000000000000aa")]
+
+    def call(self, args):
+        return {"keys": [{"id": "5f00000000000000000000aa", "publicKey": "zzhpslzl", "roles": [{"orgId": "o1", "roleName": "ORG_MEMBER"}]}]}
+
+pulumi.runtime.set_mocks(Mocks(), preview=False)
+import pulumi_opsmanager as o
+
+keys = o.get_org_api_keys(org_id="5f0000000000000000000001")
+print(json.dumps(keys))
+key = o.OrgApiKey("ci", org_id="5f0000000000000000000001", desc="CI", roles=[o.OrgRole.ORG_MEMBER, o.OrgRole.ORG_READ_ONLY])
+# The registration runs on the event loop: wait for its answer.
+print(json.dumps({"apiKeyId": asyncio.get_event_loop().run_until_complete(key.api_key_id.future())}))
+`;
+    const { stdout } = await execFileAsync(path.join(env, "bin", "python"), ["-c", program], {
+      cwd: os.tmpdir(),
+      timeout: 120_000,
+    });
+    const lines = stdout.trim().split("\n");
+    expect(JSON.parse(lines[0]!)).toEqual([
+      {
+        id: "5f00000000000000000000aa",
+        publicKey: "zzhpslzl",
+        roles: [{ orgId: "o1", roleName: "ORG_MEMBER" }],
+      },
+    ]);
+    expect(lines.map((l) => JSON.parse(l))).toContainEqual({
+      type: "opsmanager:index:OrgApiKey",
+      inputs: { orgId: "5f0000000000000000000001", desc: "CI", roles: ["ORG_MEMBER", "ORG_READ_ONLY"] },
+    });
+    expect(JSON.parse(lines.at(-1)!)).toEqual({ apiKeyId: "5f00000000000000000000aa" });
+  }, 120_000);
 });

@@ -14,15 +14,15 @@ import (
 type GroupRole string
 
 const (
-	GroupRole_GROUP_OWNER                  = GroupRole("GROUP_OWNER")
-	GroupRole_GROUP_READ_ONLY              = GroupRole("GROUP_READ_ONLY")
-	GroupRole_GROUP_DATA_ACCESS_ADMIN      = GroupRole("GROUP_DATA_ACCESS_ADMIN")
-	GroupRole_GROUP_DATA_ACCESS_READ_WRITE = GroupRole("GROUP_DATA_ACCESS_READ_WRITE")
-	GroupRole_GROUP_DATA_ACCESS_READ_ONLY  = GroupRole("GROUP_DATA_ACCESS_READ_ONLY")
-	GroupRole_GROUP_AUTOMATION_ADMIN       = GroupRole("GROUP_AUTOMATION_ADMIN")
-	GroupRole_GROUP_BACKUP_ADMIN           = GroupRole("GROUP_BACKUP_ADMIN")
-	GroupRole_GROUP_MONITORING_ADMIN       = GroupRole("GROUP_MONITORING_ADMIN")
-	GroupRole_GROUP_USER_ADMIN             = GroupRole("GROUP_USER_ADMIN")
+	GroupRoleGroupOwner               = GroupRole("GROUP_OWNER")
+	GroupRoleGroupReadOnly            = GroupRole("GROUP_READ_ONLY")
+	GroupRoleGroupDataAccessAdmin     = GroupRole("GROUP_DATA_ACCESS_ADMIN")
+	GroupRoleGroupDataAccessReadWrite = GroupRole("GROUP_DATA_ACCESS_READ_WRITE")
+	GroupRoleGroupDataAccessReadOnly  = GroupRole("GROUP_DATA_ACCESS_READ_ONLY")
+	GroupRoleGroupAutomationAdmin     = GroupRole("GROUP_AUTOMATION_ADMIN")
+	GroupRoleGroupBackupAdmin         = GroupRole("GROUP_BACKUP_ADMIN")
+	GroupRoleGroupMonitoringAdmin     = GroupRole("GROUP_MONITORING_ADMIN")
+	GroupRoleGroupUserAdmin           = GroupRole("GROUP_USER_ADMIN")
 )
 
 func (GroupRole) ElementType() reflect.Type {
@@ -147,15 +147,15 @@ func (o GroupRolePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pu
 // GroupRoleInput is an input type that accepts values of the GroupRole enum
 // A concrete instance of `GroupRoleInput` can be one of the following:
 //
-//	GroupRole_GROUP_OWNER
-//	GroupRole_GROUP_READ_ONLY
-//	GroupRole_GROUP_DATA_ACCESS_ADMIN
-//	GroupRole_GROUP_DATA_ACCESS_READ_WRITE
-//	GroupRole_GROUP_DATA_ACCESS_READ_ONLY
-//	GroupRole_GROUP_AUTOMATION_ADMIN
-//	GroupRole_GROUP_BACKUP_ADMIN
-//	GroupRole_GROUP_MONITORING_ADMIN
-//	GroupRole_GROUP_USER_ADMIN
+//	GroupRoleGroupOwner
+//	GroupRoleGroupReadOnly
+//	GroupRoleGroupDataAccessAdmin
+//	GroupRoleGroupDataAccessReadWrite
+//	GroupRoleGroupDataAccessReadOnly
+//	GroupRoleGroupAutomationAdmin
+//	GroupRoleGroupBackupAdmin
+//	GroupRoleGroupMonitoringAdmin
+//	GroupRoleGroupUserAdmin
 type GroupRoleInput interface {
 	pulumi.Input
 
@@ -239,12 +239,12 @@ func (o GroupRoleArrayOutput) Index(i pulumi.IntInput) GroupRoleOutput {
 type LogType string
 
 const (
-	LogType_AUTOMATION_AGENT = LogType("AUTOMATION_AGENT")
-	LogType_BACKUP_AGENT     = LogType("BACKUP_AGENT")
-	LogType_MONITORING_AGENT = LogType("MONITORING_AGENT")
-	LogTypeMONGODB           = LogType("MONGODB")
-	LogTypeDATABASE          = LogType("DATABASE")
-	LogTypeFTDC              = LogType("FTDC")
+	LogTypeAutomationAgent = LogType("AUTOMATION_AGENT")
+	LogTypeBackupAgent     = LogType("BACKUP_AGENT")
+	LogTypeMonitoringAgent = LogType("MONITORING_AGENT")
+	LogTypeMongodb         = LogType("MONGODB")
+	LogTypeDatabase        = LogType("DATABASE")
+	LogTypeFtdc            = LogType("FTDC")
 )
 
 func (LogType) ElementType() reflect.Type {
@@ -369,12 +369,12 @@ func (o LogTypePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulu
 // LogTypeInput is an input type that accepts values of the LogType enum
 // A concrete instance of `LogTypeInput` can be one of the following:
 //
-//	LogType_AUTOMATION_AGENT
-//	LogType_BACKUP_AGENT
-//	LogType_MONITORING_AGENT
-//	LogTypeMONGODB
-//	LogTypeDATABASE
-//	LogTypeFTDC
+//	LogTypeAutomationAgent
+//	LogTypeBackupAgent
+//	LogTypeMonitoringAgent
+//	LogTypeMongodb
+//	LogTypeDatabase
+//	LogTypeFtdc
 type LogTypeInput interface {
 	pulumi.Input
 
@@ -458,10 +458,10 @@ func (o LogTypeArrayOutput) Index(i pulumi.IntInput) LogTypeOutput {
 type OrgRole string
 
 const (
-	OrgRole_ORG_OWNER         = OrgRole("ORG_OWNER")
-	OrgRole_ORG_MEMBER        = OrgRole("ORG_MEMBER")
-	OrgRole_ORG_GROUP_CREATOR = OrgRole("ORG_GROUP_CREATOR")
-	OrgRole_ORG_READ_ONLY     = OrgRole("ORG_READ_ONLY")
+	OrgRoleOrgOwner        = OrgRole("ORG_OWNER")
+	OrgRoleOrgMember       = OrgRole("ORG_MEMBER")
+	OrgRoleOrgGroupCreator = OrgRole("ORG_GROUP_CREATOR")
+	OrgRoleOrgReadOnly     = OrgRole("ORG_READ_ONLY")
 )
 
 func (OrgRole) ElementType() reflect.Type {
@@ -586,10 +586,10 @@ func (o OrgRolePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulu
 // OrgRoleInput is an input type that accepts values of the OrgRole enum
 // A concrete instance of `OrgRoleInput` can be one of the following:
 //
-//	OrgRole_ORG_OWNER
-//	OrgRole_ORG_MEMBER
-//	OrgRole_ORG_GROUP_CREATOR
-//	OrgRole_ORG_READ_ONLY
+//	OrgRoleOrgOwner
+//	OrgRoleOrgMember
+//	OrgRoleOrgGroupCreator
+//	OrgRoleOrgReadOnly
 type OrgRoleInput interface {
 	pulumi.Input
 
@@ -673,9 +673,9 @@ func (o OrgRoleArrayOutput) Index(i pulumi.IntInput) OrgRoleOutput {
 type ResourceType string
 
 const (
-	ResourceTypeCLUSTER    = ResourceType("CLUSTER")
-	ResourceTypePROCESS    = ResourceType("PROCESS")
-	ResourceTypeREPLICASET = ResourceType("REPLICASET")
+	ResourceTypeCluster    = ResourceType("CLUSTER")
+	ResourceTypeProcess    = ResourceType("PROCESS")
+	ResourceTypeReplicaset = ResourceType("REPLICASET")
 )
 
 func (ResourceType) ElementType() reflect.Type {
@@ -800,9 +800,9 @@ func (o ResourceTypePtrOutput) ToStringPtrOutputWithContext(ctx context.Context)
 // ResourceTypeInput is an input type that accepts values of the ResourceType enum
 // A concrete instance of `ResourceTypeInput` can be one of the following:
 //
-//	ResourceTypeCLUSTER
-//	ResourceTypePROCESS
-//	ResourceTypeREPLICASET
+//	ResourceTypeCluster
+//	ResourceTypeProcess
+//	ResourceTypeReplicaset
 type ResourceTypeInput interface {
 	pulumi.Input
 

@@ -3,15 +3,15 @@
 
 
 export const GroupRole = {
-    GROUP_OWNER: "GROUP_OWNER",
-    GROUP_READ_ONLY: "GROUP_READ_ONLY",
-    GROUP_DATA_ACCESS_ADMIN: "GROUP_DATA_ACCESS_ADMIN",
-    GROUP_DATA_ACCESS_READ_WRITE: "GROUP_DATA_ACCESS_READ_WRITE",
-    GROUP_DATA_ACCESS_READ_ONLY: "GROUP_DATA_ACCESS_READ_ONLY",
-    GROUP_AUTOMATION_ADMIN: "GROUP_AUTOMATION_ADMIN",
-    GROUP_BACKUP_ADMIN: "GROUP_BACKUP_ADMIN",
-    GROUP_MONITORING_ADMIN: "GROUP_MONITORING_ADMIN",
-    GROUP_USER_ADMIN: "GROUP_USER_ADMIN",
+    GroupOwner: "GROUP_OWNER",
+    GroupReadOnly: "GROUP_READ_ONLY",
+    GroupDataAccessAdmin: "GROUP_DATA_ACCESS_ADMIN",
+    GroupDataAccessReadWrite: "GROUP_DATA_ACCESS_READ_WRITE",
+    GroupDataAccessReadOnly: "GROUP_DATA_ACCESS_READ_ONLY",
+    GroupAutomationAdmin: "GROUP_AUTOMATION_ADMIN",
+    GroupBackupAdmin: "GROUP_BACKUP_ADMIN",
+    GroupMonitoringAdmin: "GROUP_MONITORING_ADMIN",
+    GroupUserAdmin: "GROUP_USER_ADMIN",
 } as const;
 
 /**
@@ -20,12 +20,12 @@ export const GroupRole = {
 export type GroupRole = (typeof GroupRole)[keyof typeof GroupRole];
 
 export const LogType = {
-    AUTOMATION_AGENT: "AUTOMATION_AGENT",
-    BACKUP_AGENT: "BACKUP_AGENT",
-    MONITORING_AGENT: "MONITORING_AGENT",
-    MONGODB: "MONGODB",
-    DATABASE: "DATABASE",
-    FTDC: "FTDC",
+    AutomationAgent: "AUTOMATION_AGENT",
+    BackupAgent: "BACKUP_AGENT",
+    MonitoringAgent: "MONITORING_AGENT",
+    Mongodb: "MONGODB",
+    Database: "DATABASE",
+    Ftdc: "FTDC",
 } as const;
 
 /**
@@ -34,10 +34,10 @@ export const LogType = {
 export type LogType = (typeof LogType)[keyof typeof LogType];
 
 export const OrgRole = {
-    ORG_OWNER: "ORG_OWNER",
-    ORG_MEMBER: "ORG_MEMBER",
-    ORG_GROUP_CREATOR: "ORG_GROUP_CREATOR",
-    ORG_READ_ONLY: "ORG_READ_ONLY",
+    OrgOwner: "ORG_OWNER",
+    OrgMember: "ORG_MEMBER",
+    OrgGroupCreator: "ORG_GROUP_CREATOR",
+    OrgReadOnly: "ORG_READ_ONLY",
 } as const;
 
 /**
@@ -46,9 +46,9 @@ export const OrgRole = {
 export type OrgRole = (typeof OrgRole)[keyof typeof OrgRole];
 
 export const ResourceType = {
-    CLUSTER: "CLUSTER",
-    PROCESS: "PROCESS",
-    REPLICASET: "REPLICASET",
+    Cluster: "CLUSTER",
+    Process: "PROCESS",
+    Replicaset: "REPLICASET",
 } as const;
 
 /**
