@@ -1,0 +1,149 @@
+/**
+ * The Node.js SDK and the plugin together, as a user gets them: the SDK compiled as published, in a
+ * program's node_modules with the `@pulumi/pulumi` it requires; the plugin installed from
+ * `npm run plugin:pack`'s tarball by the real `pulumi plugin install`; the real CLI running the program
+ * against the simulator. Needs the plugin's built entry (`dist/provider/plugin/main.js`).
+ */
+import { execFile } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import * as fsp from "node:fs/promises";
+import * as os from "node:os";
+import * as path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { startSimulator } from "../../simulator";
+import { cli } from "../engine/support/cli";
+import { describeNeeding } from "../support/prerequisite";
+import { repoRoot } from "../support/program-dir";
+import { registryUnreachable } from "../support/registry";
+import { installedSdk, sdkInstalled } from "../support/sdk-floor";
+import { SDK } from "./sdk-support";
+
+const execFileAsync = promisify(execFile);
+// The packing script is plain CommonJS, run by npm as a script.
+const { pack, ENTRY } = require("../../tools/plugin-pack.js") as {
+  pack(options: { outDir: string }): string;
+  ENTRY: string;
+};
+
+const { version } = JSON.parse(readFileSync(path.join(repoRoot(), "package.json"), "utf8")) as {
+  version: string;
+};
+const manifest = JSON.parse(readFileSync(path.join(SDK, "nodejs", "package.json"), "utf8")) as {
+  dependencies: Record<string, string>;
+};
+const floor = /^\^(\d+\.\d+\.\d+)$/.exec(manifest.dependencies["@pulumi/pulumi"] ?? "")?.[1] ?? "";
+const { bin, missing: noCli } = cli();
+const missing =
+  noCli ??
+  (existsSync(path.join(repoRoot(), ENTRY)) ? undefined : `the plugin's built entry ${ENTRY}`) ??
+  (sdkInstalled(floor) ? undefined : registryUnreachable(`@pulumi/pulumi@${floor}`));
+
+const PROGRAM = `const pulumi = require("@pulumi/pulumi");
+const opsmanager = require("@pulumi-opsmanager/sdk");
+const orgId = new pulumi.Config().require("orgId");
+const key = new opsmanager.OrgApiKey("made", { orgId, desc: "made by the SDK", roles: [opsmanager.OrgRole.OrgMember] });
+const keys = opsmanager.getOrgApiKeysOutput({ orgId });
+exports.publicKeys = keys.apply((listed) => listed.map((k) => k.publicKey));
+exports.publicKey = key.publicKey;
+exports.privateKey = key.privateKey;
+exports.roles = key.roles;
+`;
+
+describeNeeding(
+  "a Node.js program on the SDK, through the plugin installed from its tarball",
+  missing,
+  () => {
+    let work: string;
+    let program: string;
+    let sim: Awaited<ReturnType<typeof startSimulator>>;
+    let env: NodeJS.ProcessEnv;
+
+    const pulumi = async (...args: string[]) =>
+      (
+        await execFileAsync(path.join(bin!, "pulumi"), args, {
+          cwd: program,
+          env,
+          timeout: 300_000,
+          maxBuffer: 16 * 1024 * 1024,
+        })
+      ).stdout;
+
+    beforeAll(async () => {
+      work = await fsp.mkdtemp(path.join(os.tmpdir(), "opsm-sdk-program-"));
+      sim = await startSimulator();
+      env = {
+        ...process.env,
+        PATH: `${bin}${path.delimiter}${process.env.PATH}`,
+        PULUMI_HOME: path.join(work, "home"),
+        PULUMI_BACKEND_URL: `file://${path.join(work, "state")}`,
+        PULUMI_CONFIG_PASSPHRASE: "sdk-program",
+        PULUMI_SKIP_UPDATE_CHECK: "true",
+        PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      };
+      await fsp.mkdir(path.join(work, "state"));
+      const tarball = pack({ outDir: path.join(work, "out") });
+      await pulumi("plugin", "install", "resource", "opsmanager", version, "--file", tarball);
+
+      // The SDK compiled as its package.json says (tsc into bin/), then placed as npm would install it.
+      const pulumiSdk = await installedSdk(floor);
+      const source = path.join(work, "sdk-nodejs");
+      await fsp.cp(path.join(SDK, "nodejs"), source, { recursive: true });
+      await fsp.mkdir(path.join(source, "node_modules", "@types"), { recursive: true });
+      await fsp.symlink(path.dirname(pulumiSdk), path.join(source, "node_modules", "@pulumi"), "dir");
+      await fsp.symlink(
+        path.join(repoRoot(), "node_modules", "@types", "node"),
+        path.join(source, "node_modules", "@types", "node"),
+        "dir",
+      );
+      await execFileAsync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", source], {
+        timeout: 300_000,
+      });
+      program = path.join(work, "program");
+      const installed = path.join(program, "node_modules", "@pulumi-opsmanager", "sdk");
+      await fsp.mkdir(path.dirname(installed), { recursive: true });
+      await fsp.cp(path.join(source, "bin"), installed, { recursive: true });
+      await fsp.copyFile(path.join(source, "package.json"), path.join(installed, "package.json"));
+      await fsp.symlink(path.dirname(pulumiSdk), path.join(program, "node_modules", "@pulumi"), "dir");
+      await fsp.writeFile(path.join(program, "Pulumi.yaml"), "name: sdk-program\nruntime: nodejs\n");
+      await fsp.writeFile(
+        path.join(program, "package.json"),
+        '{ "name": "sdk-program", "main": "index.js" }\n',
+      );
+      await fsp.writeFile(path.join(program, "index.js"), PROGRAM);
+      await pulumi("stack", "init", "dev");
+      await pulumi("config", "set", "orgId", sim.orgId);
+      await pulumi("config", "set", "opsmanager:baseUrl", sim.url);
+      await pulumi("config", "set", "opsmanager:publicKey", sim.publicKey);
+      await pulumi("config", "set", "--secret", "opsmanager:privateKey", sim.privateKey);
+    }, 600_000);
+
+    afterAll(async () => {
+      await sim?.close();
+      if (work !== undefined) await fsp.rm(work, { recursive: true, force: true });
+    });
+
+    it("up creates the key (its private key a secret), getOrgApiKeys lists the organization, a preview then changes nothing, destroy deletes the key", async () => {
+      await pulumi("up", "--yes", "--skip-preview");
+      const outputs = JSON.parse(await pulumi("stack", "output", "--json", "--show-secrets")) as {
+        publicKey: string;
+        privateKey: string;
+        roles: string[];
+        publicKeys: string[];
+      };
+      expect(outputs.roles).toEqual(["ORG_MEMBER"]);
+      const made = sim.state.apiKeys(sim.orgId).find((k) => k.desc === "made by the SDK");
+      expect(made?.publicKey).toBe(outputs.publicKey);
+      expect(outputs.privateKey).toBe(made?.privateKey);
+      expect(outputs.publicKeys).toContain(sim.publicKey);
+      const shown = JSON.parse(await pulumi("stack", "output", "--json")) as { privateKey: string };
+      expect(shown.privateKey).toBe("[secret]");
+      expect(await pulumi("stack", "export")).not.toContain(outputs.privateKey);
+
+      await pulumi("preview", "--expect-no-changes");
+      await pulumi("destroy", "--yes", "--skip-preview");
+      expect(sim.state.apiKeys(sim.orgId).some((k) => k.desc === "made by the SDK")).toBe(false);
+    }, 600_000);
+  },
+  { timeout: 600_000 },
+);
