@@ -64,6 +64,12 @@ namespace Pulumi.Opsmanager
         public Output<string> OrgId { get; private set; } = null!;
 
         /// <summary>
+        /// Only on a create whose answer was lost and whose key may exist: the desc its POST sent (the declared desc and that attempt's mark) and when; the next `pulumi up` or `pulumi destroy` deletes the key with that desc.
+        /// </summary>
+        [Output("pendingCreate")]
+        public Output<Outputs.PendingCreate?> PendingCreate { get; private set; } = null!;
+
+        /// <summary>
         /// A created key's whole private key, a secret output; an adopted key's as the server returns it: redacted (`********-****-****-…`), one sent in full masked to its last 4 characters.
         /// </summary>
         [Output("privateKey")]

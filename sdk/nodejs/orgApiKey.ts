@@ -80,6 +80,10 @@ export class OrgApiKey extends pulumi.CustomResource {
      */
     declare public readonly orgId: pulumi.Output<string>;
     /**
+     * Only on a create whose answer was lost and whose key may exist: the desc its POST sent (the declared desc and that attempt's mark) and when; the next `pulumi up` or `pulumi destroy` deletes the key with that desc.
+     */
+    declare public /*out*/ readonly pendingCreate: pulumi.Output<outputs.PendingCreate | undefined>;
+    /**
      * A created key's whole private key, a secret output; an adopted key's as the server returns it: redacted (`********-****-****-…`), one sent in full masked to its last 4 characters.
      */
     declare public /*out*/ readonly privateKey: pulumi.Output<string>;
@@ -125,6 +129,7 @@ export class OrgApiKey extends pulumi.CustomResource {
             resourceInputs["accessListEntries"] = undefined /*out*/;
             resourceInputs["adopted"] = undefined /*out*/;
             resourceInputs["managed"] = undefined /*out*/;
+            resourceInputs["pendingCreate"] = undefined /*out*/;
             resourceInputs["privateKey"] = undefined /*out*/;
             resourceInputs["projectRoles"] = undefined /*out*/;
         } else {
@@ -136,6 +141,7 @@ export class OrgApiKey extends pulumi.CustomResource {
             resourceInputs["keepers"] = undefined /*out*/;
             resourceInputs["managed"] = undefined /*out*/;
             resourceInputs["orgId"] = undefined /*out*/;
+            resourceInputs["pendingCreate"] = undefined /*out*/;
             resourceInputs["privateKey"] = undefined /*out*/;
             resourceInputs["projectRoles"] = undefined /*out*/;
             resourceInputs["publicKey"] = undefined /*out*/;

@@ -154,6 +154,13 @@ export const ORG_API_KEY_SCHEMA = {
     server: {
       omitted: "named servers are the dynamic face's (see the input)",
     },
+    pendingCreate: {
+      type: { $ref: "#/types/opsmanager:index:PendingCreate" },
+      description:
+        "Only on a create whose answer was lost and whose key may exist: the desc its POST sent (the declared desc " +
+        "and that attempt's mark) and when; the next `pulumi up` or `pulumi destroy` deletes the key with that desc.",
+      required: false,
+    },
   },
 } satisfies ResourceDescriptor<OrgApiKeyProviderInputs, OrgApiKeyProviderOutputs>;
 
@@ -206,6 +213,18 @@ export const ORG_API_KEY_TYPES: ObjectTypeDescriptor[] = [
       },
     },
   } satisfies TypeDescriptor<OrgApiKeyProviderOutputs["managed"]>,
+  {
+    name: "PendingCreate",
+    description: "A key's create whose answer was lost, recorded so that the next up or destroy settles it.",
+    properties: {
+      desc: {
+        type: { type: "string" },
+        description: "The desc the create's POST sent: the declared desc and the attempt's mark.",
+        required: true,
+      },
+      sentAt: { type: { type: "string" }, description: "When the POST was sent (ISO 8601).", required: true },
+    },
+  } satisfies TypeDescriptor<NonNullable<OrgApiKeyProviderOutputs["pendingCreate"]>>,
   {
     name: "AccessListEntry",
     description:

@@ -32,6 +32,8 @@ type OrgApiKey struct {
 	Managed OrgApiKeyManagedOutput `pulumi:"managed"`
 	// The organization's id.
 	OrgId pulumi.StringOutput `pulumi:"orgId"`
+	// Only on a create whose answer was lost and whose key may exist: the desc its POST sent (the declared desc and that attempt's mark) and when; the next `pulumi up` or `pulumi destroy` deletes the key with that desc.
+	PendingCreate PendingCreatePtrOutput `pulumi:"pendingCreate"`
 	// A created key's whole private key, a secret output; an adopted key's as the server returns it: redacted (`********-****-****-…`), one sent in full masked to its last 4 characters.
 	PrivateKey pulumi.StringOutput `pulumi:"privateKey"`
 	// The key's project roles (read only).
@@ -260,6 +262,11 @@ func (o OrgApiKeyOutput) Managed() OrgApiKeyManagedOutput {
 // The organization's id.
 func (o OrgApiKeyOutput) OrgId() pulumi.StringOutput {
 	return o.ApplyT(func(v *OrgApiKey) pulumi.StringOutput { return v.OrgId }).(pulumi.StringOutput)
+}
+
+// Only on a create whose answer was lost and whose key may exist: the desc its POST sent (the declared desc and that attempt's mark) and when; the next `pulumi up` or `pulumi destroy` deletes the key with that desc.
+func (o OrgApiKeyOutput) PendingCreate() PendingCreatePtrOutput {
+	return o.ApplyT(func(v *OrgApiKey) PendingCreatePtrOutput { return v.PendingCreate }).(PendingCreatePtrOutput)
 }
 
 // A created key's whole private key, a secret output; an adopted key's as the server returns it: redacted (`********-****-****-…`), one sent in full masked to its last 4 characters.

@@ -267,6 +267,83 @@ func (o OrgApiKeyManagedOutput) Roles() pulumi.BoolOutput {
 	return o.ApplyT(func(v OrgApiKeyManaged) bool { return v.Roles }).(pulumi.BoolOutput)
 }
 
+// A key's create whose answer was lost, recorded so that the next up or destroy settles it.
+type PendingCreate struct {
+	// The desc the create's POST sent: the declared desc and the attempt's mark.
+	Desc string `pulumi:"desc"`
+	// When the POST was sent (ISO 8601).
+	SentAt string `pulumi:"sentAt"`
+}
+
+// A key's create whose answer was lost, recorded so that the next up or destroy settles it.
+type PendingCreateOutput struct{ *pulumi.OutputState }
+
+func (PendingCreateOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*PendingCreate)(nil)).Elem()
+}
+
+func (o PendingCreateOutput) ToPendingCreateOutput() PendingCreateOutput {
+	return o
+}
+
+func (o PendingCreateOutput) ToPendingCreateOutputWithContext(ctx context.Context) PendingCreateOutput {
+	return o
+}
+
+// The desc the create's POST sent: the declared desc and the attempt's mark.
+func (o PendingCreateOutput) Desc() pulumi.StringOutput {
+	return o.ApplyT(func(v PendingCreate) string { return v.Desc }).(pulumi.StringOutput)
+}
+
+// When the POST was sent (ISO 8601).
+func (o PendingCreateOutput) SentAt() pulumi.StringOutput {
+	return o.ApplyT(func(v PendingCreate) string { return v.SentAt }).(pulumi.StringOutput)
+}
+
+type PendingCreatePtrOutput struct{ *pulumi.OutputState }
+
+func (PendingCreatePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**PendingCreate)(nil)).Elem()
+}
+
+func (o PendingCreatePtrOutput) ToPendingCreatePtrOutput() PendingCreatePtrOutput {
+	return o
+}
+
+func (o PendingCreatePtrOutput) ToPendingCreatePtrOutputWithContext(ctx context.Context) PendingCreatePtrOutput {
+	return o
+}
+
+func (o PendingCreatePtrOutput) Elem() PendingCreateOutput {
+	return o.ApplyT(func(v *PendingCreate) PendingCreate {
+		if v != nil {
+			return *v
+		}
+		var ret PendingCreate
+		return ret
+	}).(PendingCreateOutput)
+}
+
+// The desc the create's POST sent: the declared desc and the attempt's mark.
+func (o PendingCreatePtrOutput) Desc() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *PendingCreate) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Desc
+	}).(pulumi.StringPtrOutput)
+}
+
+// When the POST was sent (ISO 8601).
+func (o PendingCreatePtrOutput) SentAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *PendingCreate) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.SentAt
+	}).(pulumi.StringPtrOutput)
+}
+
 // The roles a key had in a project before an assignment, as recorded at its create.
 type PreviousAssignment struct {
 	// Whether they were read (only with `restoreOnDelete` at create): nothing is put back otherwise.
@@ -441,6 +518,8 @@ func init() {
 	pulumi.RegisterOutputType(LogCollectionJobManagedOutput{})
 	pulumi.RegisterOutputType(OrgApiKeyAdoptedOutput{})
 	pulumi.RegisterOutputType(OrgApiKeyManagedOutput{})
+	pulumi.RegisterOutputType(PendingCreateOutput{})
+	pulumi.RegisterOutputType(PendingCreatePtrOutput{})
 	pulumi.RegisterOutputType(PreviousAssignmentOutput{})
 	pulumi.RegisterOutputType(ProjectRoleOutput{})
 	pulumi.RegisterOutputType(ProjectRoleArrayOutput{})

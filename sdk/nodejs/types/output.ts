@@ -105,6 +105,20 @@ export interface OrgApiKeyManaged {
 }
 
 /**
+ * A key's create whose answer was lost, recorded so that the next up or destroy settles it.
+ */
+export interface PendingCreate {
+    /**
+     * The desc the create's POST sent: the declared desc and the attempt's mark.
+     */
+    desc: string;
+    /**
+     * When the POST was sent (ISO 8601).
+     */
+    sentAt: string;
+}
+
+/**
  * The roles a key had in a project before an assignment, as recorded at its create.
  */
 export interface PreviousAssignment {

@@ -237,6 +237,7 @@ class OrgApiKey(pulumi.CustomResource):
             __props__.__dict__["access_list_entries"] = None
             __props__.__dict__["adopted"] = None
             __props__.__dict__["managed"] = None
+            __props__.__dict__["pending_create"] = None
             __props__.__dict__["private_key"] = None
             __props__.__dict__["project_roles"] = None
         secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["privateKey"])
@@ -271,6 +272,7 @@ class OrgApiKey(pulumi.CustomResource):
         __props__.__dict__["keepers"] = None
         __props__.__dict__["managed"] = None
         __props__.__dict__["org_id"] = None
+        __props__.__dict__["pending_create"] = None
         __props__.__dict__["private_key"] = None
         __props__.__dict__["project_roles"] = None
         __props__.__dict__["public_key"] = None
@@ -347,6 +349,14 @@ class OrgApiKey(pulumi.CustomResource):
         The organization's id.
         """
         return pulumi.get(self, "org_id")
+
+    @_builtins.property
+    @pulumi.getter(name="pendingCreate")
+    def pending_create(self) -> pulumi.Output[Optional['outputs.PendingCreate']]:
+        """
+        Only on a create whose answer was lost and whose key may exist: the desc its POST sent (the declared desc and that attempt's mark) and when; the next `pulumi up` or `pulumi destroy` deletes the key with that desc.
+        """
+        return pulumi.get(self, "pending_create")
 
     @_builtins.property
     @pulumi.getter(name="privateKey")

@@ -20,6 +20,7 @@ __all__ = [
     'LogCollectionJobManaged',
     'OrgApiKeyAdopted',
     'OrgApiKeyManaged',
+    'PendingCreate',
     'PreviousAssignment',
     'ProjectRole',
 ]
@@ -256,6 +257,57 @@ class OrgApiKeyManaged(dict):
         Whether the program declares `roles`.
         """
         return pulumi.get(self, "roles")
+
+
+@pulumi.output_type
+class PendingCreate(dict):
+    """
+    A key's create whose answer was lost, recorded so that the next up or destroy settles it.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "sentAt":
+            suggest = "sent_at"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in PendingCreate. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        PendingCreate.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        PendingCreate.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 desc: _builtins.str,
+                 sent_at: _builtins.str):
+        """
+        A key's create whose answer was lost, recorded so that the next up or destroy settles it.
+
+        :param _builtins.str desc: The desc the create's POST sent: the declared desc and the attempt's mark.
+        :param _builtins.str sent_at: When the POST was sent (ISO 8601).
+        """
+        pulumi.set(__self__, "desc", desc)
+        pulumi.set(__self__, "sent_at", sent_at)
+
+    @_builtins.property
+    @pulumi.getter
+    def desc(self) -> _builtins.str:
+        """
+        The desc the create's POST sent: the declared desc and the attempt's mark.
+        """
+        return pulumi.get(self, "desc")
+
+    @_builtins.property
+    @pulumi.getter(name="sentAt")
+    def sent_at(self) -> _builtins.str:
+        """
+        When the POST was sent (ISO 8601).
+        """
+        return pulumi.get(self, "sent_at")
 
 
 @pulumi.output_type
