@@ -163,3 +163,53 @@ export async function makeProgramStack(tools: LanguageTools, options: ProgramOpt
     throw error;
   }
 }
+
+/**
+ * Why the provider plugin cannot serve a Python or YAML program of this clone, or undefined when it
+ * can: its executable, its built entry and the schema it answers GetSchema with.
+ */
+export function pluginMissing(): string | undefined {
+  const needed = [
+    "bin/pulumi-resource-opsmanager",
+    "dist/provider/plugin/main.js",
+    "provider/plugin/schema.json",
+  ];
+  const absent = needed.filter((file) => !fs.existsSync(path.join(repoRoot(), file)));
+  if (absent.length === 0) return undefined;
+  return `the provider plugin (${absent.join(", ")} missing: \`npm run build\` once provider/plugin/ is there)`;
+}
+
+/** Why the Python SDK is not in the venv, or undefined when it is (`tools/python/venv.sh` installs it). */
+export function pythonSdkMissing(tools: LanguageTools | undefined): string | undefined {
+  if (!fs.existsSync(path.join(repoRoot(), "sdk", "python"))) {
+    return "the Python SDK (sdk/python, generated from provider/plugin/schema.json)";
+  }
+  if (tools && !fs.existsSync(path.join(tools.venv, "sdk-installed"))) {
+    return `the Python SDK installed in ${tools.venv} (run \`bash tools/python/venv.sh\`)`;
+  }
+  return undefined;
+}
+
+/**
+ * The files of an example folder as a project of its own: its `Pulumi.yaml` with the plugin's folder
+ * (`path: ../../bin`) made absolute, so that the copy finds this clone's plugin.
+ */
+export function exampleFiles(example: string): Record<string, string> {
+  const from = path.join(repoRoot(), "examples", example);
+  const files: Record<string, string> = {};
+  for (const name of fs.readdirSync(from)) {
+    if (!fs.statSync(path.join(from, name)).isFile()) continue;
+    files[name] = fs.readFileSync(path.join(from, name), "utf8");
+  }
+  const project = files["Pulumi.yaml"];
+  if (!project?.includes("path: ../../bin"))
+    throw new Error(`examples/${example}/Pulumi.yaml names no ../../bin`);
+  files["Pulumi.yaml"] = project.replace("path: ../../bin", `path: ${path.join(repoRoot(), "bin")}`);
+  return files;
+}
+
+/** The outputs a TypeScript example exports (`export const name`), sorted. */
+export function typescriptOutputs(example: string): string[] {
+  const program = fs.readFileSync(path.join(repoRoot(), "examples", example, "index.ts"), "utf8");
+  return [...program.matchAll(/^export const (\w+)/gm)].map((m) => m[1]!).sort();
+}
