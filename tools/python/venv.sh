@@ -43,9 +43,14 @@ fi
 if [ -d "$sdk" ] && ! sdk_current; then
   echo "python/venv.sh: installing the SDK from sdk/python" >&2
   rm -f "$venv/sdk-installed"
-  # Its dependencies are the pinned ones above: nothing more is downloaded, nothing is upgraded.
+  # From a copy, so that setuptools' build/ and egg-info stay out of the repository. Its dependencies
+  # are the pinned ones above: nothing more is downloaded, nothing is upgraded.
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' EXIT
+  cp -R "$sdk" "$work/python"
+  rm -rf "$work/python/build" "$work/python/dist" "$work/python"/*.egg-info
   "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-build-isolation \
-    --force-reinstall --no-deps "$sdk"
+    --force-reinstall --no-deps "$work/python"
   "$venv/bin/python" -m pip check >&2 ||
     { echo "python/venv.sh: sdk/python needs a package tools/python/requirements.txt does not pin" >&2; exit 1; }
   sdk_digest >"$venv/sdk-installed"
