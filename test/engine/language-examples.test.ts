@@ -63,18 +63,32 @@ config:
 resources:
   dc1:
     type: pulumi:providers:opsmanager
-    properties: { baseUrl: \${dc1Url}, publicKey: \${dc1PublicKey}, privateKey: \${dc1PrivateKey} }
+    properties:
+      baseUrl: \${dc1Url}
+      publicKey: \${dc1PublicKey}
+      privateKey: \${dc1PrivateKey}
   dc2:
     type: pulumi:providers:opsmanager
-    properties: { baseUrl: \${dc2Url}, publicKey: \${dc2PublicKey}, privateKey: \${dc2PrivateKey} }
+    properties:
+      baseUrl: \${dc2Url}
+      publicKey: \${dc2PublicKey}
+      privateKey: \${dc2PrivateKey}
   key-dc1:
     type: opsmanager:OrgApiKey
-    properties: { orgId: \${dc1Org}, desc: CI on dc1, roles: [ORG_MEMBER] }
-    options: { provider: \${dc1} }
+    properties:
+      orgId: \${dc1Org}
+      desc: CI on dc1
+      roles: [ORG_MEMBER]
+    options:
+      provider: \${dc1}
   key-dc2:
     type: opsmanager:OrgApiKey
-    properties: { orgId: \${dc2Org}, desc: CI on dc2, roles: [ORG_MEMBER] }
-    options: { provider: \${dc2} }
+    properties:
+      orgId: \${dc2Org}
+      desc: CI on dc2
+      roles: [ORG_MEMBER]
+    options:
+      provider: \${dc2}
 outputs:
   dc1PublicKey: \${key-dc1.publicKey}
   dc2PublicKey: \${key-dc2.publicKey}
