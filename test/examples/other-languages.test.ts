@@ -9,6 +9,7 @@
  */
 import { execFile, execFileSync } from "node:child_process";
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { describe, it } from "vitest";
@@ -95,4 +96,46 @@ describeNeeding(
     }
   },
   { timeout: 600_000 },
+);
+
+/** The files of a folder, as paths relative to `base`, recursively. */
+function filesUnder(dir: string, base: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === "__pycache__" ? [] : filesUnder(full, base);
+    return [path.relative(base, full)];
+  });
+}
+
+describeNeeding(
+  "test/examples/other-languages: the Python SDK's wheel (tools/python/wheel.sh)",
+  toolsMissing ?? pythonSdkMissing(tools),
+  () => {
+    it("carries py.typed and every module and stub of sdk/python, as a user's pip installs them", async ({
+      expect,
+      onTestFinished,
+    }) => {
+      const out = fs.mkdtempSync(path.join(os.tmpdir(), "opsm-wheel-"));
+      onTestFinished(() => fs.rmSync(out, { recursive: true, force: true }));
+      const { stdout } = await run("bash", [path.join(repoRoot(), "tools/python/wheel.sh"), out], {
+        cwd: repoRoot(),
+        maxBuffer: 16 * 1024 * 1024,
+      });
+      const wheel = stdout.trim().split("\n").pop()!;
+      expect(path.basename(wheel)).toMatch(/^pulumi_opsmanager-.*-py3-none-any\.whl$/);
+      const listed = await run(path.join(tools!.venv, "bin", "python"), [
+        "-c",
+        "import sys, zipfile; print('\\n'.join(zipfile.ZipFile(sys.argv[1]).namelist()))",
+        wheel,
+      ]);
+      const inWheel = listed.stdout.trim().split("\n");
+      const sdk = path.join(repoRoot(), "sdk", "python");
+      const shipped = filesUnder(path.join(sdk, "pulumi_opsmanager"), sdk).filter((file) =>
+        /(\.pyi?|py\.typed|pulumi-plugin\.json)$/.test(file),
+      );
+      expect(shipped).toContain("pulumi_opsmanager/py.typed");
+      expect(shipped.filter((file) => !inWheel.includes(file))).toEqual([]);
+    });
+  },
+  { timeout: 300_000 },
 );
