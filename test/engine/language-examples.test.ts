@@ -127,7 +127,7 @@ for name in ("dc1", "dc2"):
 
 function languageSuite(language: Language): void {
   const needs = () =>
-    pluginMissing() ?? (language === "python" ? pythonSdkMissing(languageTools().tools) : undefined);
+    pluginMissing() ?? (language === "python" ? pythonSdkMissing(languageTools().tools?.venv) : undefined);
   describeLanguages(
     `test/engine/language-examples: the ${language} examples through the provider plugin`,
     (tools) => {

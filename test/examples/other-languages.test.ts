@@ -13,7 +13,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { describe, it } from "vitest";
-import { languageTools, pythonSdkMissing } from "../engine/support/languages";
+import { pythonSdkMissing, pythonVenv } from "../engine/support/languages";
 import { describeNeeding } from "../support/prerequisite";
 import { repoRoot } from "../support/program-dir";
 
@@ -51,16 +51,17 @@ describe("the examples in other languages", () => {
   });
 });
 
-const { tools, missing: toolsMissing } = languageTools();
+const { venv, missing: venvMissing } = pythonVenv();
+/** The SDK folder first: without it there is nothing to check, whatever the venv. */
+const pythonMissing = pythonSdkMissing(undefined) ?? venvMissing ?? pythonSdkMissing(venv);
 describeNeeding(
   "test/examples/other-languages: the Python examples type-check against sdk/python (mypy --strict)",
-  toolsMissing ?? pythonSdkMissing(tools),
+  pythonMissing,
   () => {
     for (const example of inLanguage("-python")) {
       it(`examples/${example}`, async () => {
-        const venv = tools!.venv;
         await check(
-          path.join(venv, "bin", "python"),
+          path.join(venv!, "bin", "python"),
           ["-m", "mypy", "--strict", "--no-incremental", "__main__.py"],
           path.join(EXAMPLES, example),
         );
@@ -109,7 +110,7 @@ function filesUnder(dir: string, base: string): string[] {
 
 describeNeeding(
   "test/examples/other-languages: the Python SDK's wheel (tools/python/wheel.sh)",
-  toolsMissing ?? pythonSdkMissing(tools),
+  pythonMissing,
   () => {
     it("carries py.typed and every module and stub of sdk/python, as a user's pip installs them", async ({
       expect,
@@ -123,7 +124,7 @@ describeNeeding(
       });
       const wheel = stdout.trim().split("\n").pop()!;
       expect(path.basename(wheel)).toMatch(/^pulumi_opsmanager-.*-py3-none-any\.whl$/);
-      const listed = await run(path.join(tools!.venv, "bin", "python"), [
+      const listed = await run(path.join(venv!, "bin", "python"), [
         "-c",
         "import sys, zipfile; print('\\n'.join(zipfile.ZipFile(sys.argv[1]).namelist()))",
         wheel,

@@ -64,11 +64,18 @@ function locate(): { tools?: LanguageTools; missing?: string } {
   }
   const absent = HOST_FILES.filter((name) => !fs.existsSync(path.join(hosts, name)));
   if (absent.length > 0) return { missing: `${absent.join(", ")} in ${hosts}` };
+  const { venv, missing: noVenv } = pythonVenv();
+  if (!venv) return { missing: noVenv };
+  return { tools: { bin, hosts: path.resolve(hosts), venv } };
+}
+
+/** The Python programs' venv (OPSMANAGER_PYTHON_VENV, else tools/python/venv.sh's), or why there is none. */
+export function pythonVenv(): { venv?: string; missing?: string } {
   const venv = process.env.OPSMANAGER_PYTHON_VENV ?? where("tools/python/venv.sh");
   if (!venv)
     return { missing: "the Python venv, or the SDK in it out of date (run `bash tools/python/venv.sh`)" };
   if (!fs.existsSync(path.join(venv, "bin", "python"))) return { missing: `a Python venv at ${venv}` };
-  return { tools: { bin, hosts: path.resolve(hosts), venv: path.resolve(venv) } };
+  return { venv: path.resolve(venv) };
 }
 
 let located: ReturnType<typeof locate> | undefined;
@@ -180,12 +187,12 @@ export function pluginMissing(): string | undefined {
 }
 
 /** Why the Python SDK is not in the venv, or undefined when it is (`tools/python/venv.sh` installs it). */
-export function pythonSdkMissing(tools: LanguageTools | undefined): string | undefined {
+export function pythonSdkMissing(venv: string | undefined): string | undefined {
   if (!fs.existsSync(path.join(repoRoot(), "sdk", "python"))) {
     return "the Python SDK (sdk/python, generated from provider/plugin/schema.json)";
   }
-  if (tools && !fs.existsSync(path.join(tools.venv, "sdk-installed"))) {
-    return `the Python SDK installed in ${tools.venv} (run \`bash tools/python/venv.sh\`)`;
+  if (venv && !fs.existsSync(path.join(venv, "sdk-installed"))) {
+    return `the Python SDK installed in ${venv} (run \`bash tools/python/venv.sh\`)`;
   }
   return undefined;
 }
