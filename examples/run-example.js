@@ -4,15 +4,22 @@
 // state in a temporary directory (a local file backend). It starts the local simulator unless
 // OPSMANAGER_BASE_URL names a server of your own.
 //
+// `npm run example -- --language python` (or `yaml`) runs that language's quickstart
+// (examples/quickstart-python, examples/quickstart-yaml) the same way, through the provider plugin of
+// this clone: it needs the plugin built and, for Python, the generated SDK (sdk/python), and says so
+// when they are missing.
+//
 // Order: the Pulumi CLI first (nothing else is worth doing without it), then the build, then the
-// quickstart's own `npm install`, then the simulator and the stack.
+// quickstart's own `npm install` (or its language's host and venv), then the simulator and the stack.
 const { spawnSync } = require("node:child_process");
 const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
 
 const root = path.resolve(__dirname, "..");
-const quickstart = path.join(__dirname, "quickstart");
+const LANGUAGES = ["typescript", "python", "yaml"];
+const language = languageArgument(process.argv.slice(2));
+const quickstart = path.join(__dirname, language === "typescript" ? "quickstart" : `quickstart-${language}`);
 // Where a CLI installed by this script goes (ignored by git), so that nothing outside the clone changes;
 // OPSMANAGER_EXAMPLE_CLI_ROOT names another folder (one shared by several clones, say).
 const localCliRoot = process.env.OPSMANAGER_EXAMPLE_CLI_ROOT
@@ -101,6 +108,84 @@ function buildFromGoModules(why) {
   return bin;
 }
 
+/** `--language <name>` or `--language=<name>`; typescript when not given. */
+function languageArgument(args) {
+  let name = "typescript";
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === "--language") name = args[++i];
+    else if (arg.startsWith("--language=")) name = arg.slice("--language=".length);
+    else fail(`Unknown argument ${arg}: npm run example [-- --language ${LANGUAGES.join("|")}]`);
+  }
+  if (!LANGUAGES.includes(name)) fail(`Unknown language ${name}: one of ${LANGUAGES.join(", ")}`);
+  return name;
+}
+
+/** Runs a script of tools/ that prints a folder on its last line; fails with `why` when it cannot. */
+function toolFolder(script, why) {
+  const result = spawnSync("bash", [path.join(root, script)], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const folder = result.stdout?.trim().split("\n").pop();
+  if (result.status !== 0 || !folder) fail(why);
+  return folder;
+}
+
+/**
+ * What a Python or YAML quickstart needs beside the CLI, as environment for the stack: the language host
+ * (beside the CLI, as a release archive ships it, else built by tools/language-hosts with Go), and for
+ * Python the venv with the SDK (tools/python/venv.sh). Fails saying what is missing: the provider plugin
+ * or the SDK first, before anything is built.
+ */
+function languageEnv(pulumi) {
+  const plugin = [
+    "bin/pulumi-resource-opsmanager",
+    "dist/provider/plugin/main.js",
+    "provider/plugin/schema.json",
+  ];
+  const absent = plugin.filter((file) => !fs.existsSync(path.join(root, file)));
+  if (absent.length > 0) {
+    fail(
+      `The ${language === "yaml" ? "YAML" : "Python"} quickstart runs through the provider plugin pulumi-resource-opsmanager, which this clone ` +
+        `does not have built (${absent.join(", ")} missing): \`npm run build\` builds it where provider/plugin/ exists.`,
+    );
+  }
+  if (language === "python" && !fs.existsSync(path.join(root, "sdk", "python"))) {
+    fail(
+      "The Python quickstart needs the Python SDK, sdk/python, generated from provider/plugin/schema.json: this clone has none.",
+    );
+  }
+  const env = { PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true" };
+  const host = `pulumi-language-${language}`;
+  const beside = path.dirname(pulumi.command);
+  const onPath = spawnSync("bash", ["-c", `command -v ${host}`], { encoding: "utf8" }).stdout.trim();
+  if (fs.existsSync(path.join(beside, host))) {
+    console.log(`Using ${host} beside the Pulumi CLI in ${beside}.`);
+  } else if (onPath) {
+    console.log(`Using ${host} from PATH (${onPath}).`);
+  } else {
+    if (spawnSync("go", ["version"], { stdio: "ignore" }).error) {
+      fail(
+        `There is no ${host} beside the Pulumi CLI or on PATH, and no Go to build one (tools/language-hosts).`,
+      );
+    }
+    console.log(`Building ${host} from its Go modules (tools/language-hosts; reused once built).`);
+    const hosts = toolFolder(
+      "tools/language-hosts/build.sh",
+      `${host} could not be built from its Go modules.`,
+    );
+    env.PATH = `${hosts}${path.delimiter}${process.env.PATH ?? ""}`;
+  }
+  if (language === "python") {
+    console.log(
+      "Making the Python venv with PyPI's pulumi and sdk/python (tools/python/venv.sh; reused once made).",
+    );
+    env.OPSMANAGER_PYTHON_VENV = toolFolder("tools/python/venv.sh", "The Python venv could not be made.");
+  }
+  return env;
+}
+
 function firstLine(error) {
   return String(error instanceof Error ? error.message : error)
     .split("\n")
@@ -117,8 +202,11 @@ async function main() {
   const pulumi = await pulumiCommand();
 
   npm(["run", "build"], root);
-  // The quickstart depends on this clone by path (`file:../..`); its own install links it.
-  if (!fs.existsSync(path.join(quickstart, "node_modules", "pulumi-opsmanager"))) {
+  let languageVars = {};
+  if (language !== "typescript") {
+    languageVars = languageEnv(pulumi);
+  } else if (!fs.existsSync(path.join(quickstart, "node_modules", "pulumi-opsmanager"))) {
+    // The quickstart depends on this clone by path (`file:../..`); its own install links it.
     npm(["install", "--no-audit", "--no-fund"], quickstart);
   }
 
@@ -139,6 +227,7 @@ async function main() {
           PULUMI_BACKEND_URL: `file://${stateDir}`,
           PULUMI_CONFIG_PASSPHRASE: "",
           PULUMI_SKIP_UPDATE_CHECK: "true",
+          ...languageVars,
         },
       },
     );

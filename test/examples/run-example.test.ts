@@ -30,9 +30,14 @@ function pathWithoutPulumi(): string {
 function run(
   script: string,
   env: NodeJS.ProcessEnv,
+  args: string[] = [],
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script], { cwd: clone, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [script, ...args], {
+      cwd: clone,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => {
@@ -100,6 +105,18 @@ describe("npm run example without the Pulumi CLI", () => {
       "package.json",
     ]);
     expect(fs.readdirSync(path.join(clone, "examples"))).toEqual(["run-example.js"]);
+  });
+});
+
+describe("npm run example -- --language", () => {
+  it("an unknown language exits 1 naming the languages there are, before building anything", async () => {
+    const result = await run(path.join(clone, "examples", "run-example.js"), process.env, [
+      "--language",
+      "cobol",
+    ]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("Unknown language cobol: one of typescript, python, yaml");
+    expect(fs.existsSync(path.join(clone, BUILT))).toBe(false);
   });
 });
 

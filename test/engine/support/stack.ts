@@ -87,7 +87,7 @@ export interface StackState {
 }
 
 /** Environment every command gets: offline, nothing shared with the user's ~/.pulumi. */
-function baseEnv(bin: CliBin, home: string, backend: string, passphrase: string): NodeJS.ProcessEnv {
+export function baseEnv(bin: CliBin, home: string, backend: string, passphrase: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, ...NO_ENV };
   for (const name of Object.keys(env)) {
     // A developer's own Pulumi settings (an access token, another backend) stay out.
