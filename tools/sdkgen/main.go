@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	gogen "github.com/pulumi/pulumi/pkg/v3/codegen/go"
 	nodejsgen "github.com/pulumi/pulumi/pkg/v3/codegen/nodejs"
@@ -71,6 +72,16 @@ func run(schemaPath, out string) error {
 		if g.folder == "python" {
 			// pyproject.toml names README.md beside it, which the generator writes into the package only.
 			files["README.md"] = files["pulumi_opsmanager/README.md"]
+			// The generator lists only py.typed and pulumi-plugin.json as package data, so a wheel (and a
+			// pip install) leaves out the typing stub it writes for the configuration (config/__init__.pyi),
+			// and type checkers lose the config's types.
+			pyproject := string(files["pyproject.toml"])
+			fixed := strings.Replace(pyproject, `pulumi_opsmanager = ["py.typed", "pulumi-plugin.json"]`,
+				`pulumi_opsmanager = ["py.typed", "pulumi-plugin.json", "**/*.pyi"]`, 1)
+			if fixed == pyproject {
+				return fmt.Errorf("python: pyproject.toml's package-data is not as expected: add the stubs another way")
+			}
+			files["pyproject.toml"] = []byte(fixed)
 		}
 		if err := write(filepath.Join(out, g.folder), files); err != nil {
 			return err
