@@ -9,6 +9,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import type * as provpbTypes from "@pulumi/pulumi/proto/provider_pb";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { KEY_STATE } from "../../provider/resources/org-api-key/state";
+import { currentVersion } from "../../provider/resources/shared/state-version";
 import { startSimulator } from "../../simulator";
 import type { Simulator } from "../../simulator/types";
 import { UNKNOWN } from "../support/host";
@@ -108,7 +110,7 @@ describe("test/plugin: the provider plugin over gRPC", () => {
     expect(sim.requests).toEqual([]);
   });
 
-  it("a created key: one POST signed with the configured key, its private key answered as a secret", async () => {
+  it("a created key: one POST (and the PATCH of its declared desc) signed with the configured key, its private key answered as a secret", async () => {
     const inputs = { orgId: sim.orgId, desc: "made by the plugin", roles: ["ORG_MEMBER"] };
     const checked = await check(KEY, inputs);
     expect(checked.failures).toEqual([]);
@@ -120,7 +122,7 @@ describe("test/plugin: the provider plugin over gRPC", () => {
       new Set([sim.publicKey]),
     );
     expect(made.properties.privateKey).toEqual(secret(key.privateKey));
-    expect(made.properties.stateVersion).toBe(1);
+    expect(made.properties.stateVersion).toBe(currentVersion(KEY_STATE));
 
     // A roles change is an update of roles alone; a keepers change replaces, naming keepers.
     const roles = await diff(
