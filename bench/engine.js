@@ -4,7 +4,9 @@
  * collection jobs) run by the Pulumi CLI that tools/pulumi-cli/build.sh builds, `pulumi up --parallel 16`
  * then `pulumi refresh --parallel 16`, on a local file backend. Beside it, in the same run, the same
  * program on a dynamic provider that does nothing (no HTTP), so that the provider's share of an `up` is
- * a ratio of two figures taken on one machine at one time. The server runs in its own process.
+ * a ratio of two figures taken on one machine at one time; and the same two through the provider plugin
+ * (`pulumi-resource-opsmanager`, the types `opsmanager:index:*`) and a plugin of those types that does
+ * nothing (bench/ideal/plugin.js). The server runs in its own process.
  *
  * `engine` measures that deployment as a user's `pulumi up` runs it; `engineLarge` measures it beside
  * one ten times larger (2,000 keys adopted in an org of 20,000, 500 jobs) and draws the growth into
@@ -31,15 +33,32 @@ const DEPLOYMENTS = {
   large: { orgKeys: 20_000, adopt: 2_000 },
 };
 
-/** The providers compared, each a value of the stack config `bench:provider` that the program reads. */
+/**
+ * The providers compared, each a value of the stack config `bench:provider` that the program reads. A
+ * row with `nothing` is ours, measured against that row; a row with `plugin` is a provider plugin, whose
+ * entry (given the program's folder) the bench's launcher runs, named in the project's `Pulumi.yaml`.
+ */
 const PROVIDERS = [
-  { name: "ours", label: "ours" },
-  { name: "noop", label: "does nothing" },
+  { name: "ours", label: "dynamic", nothing: "noop" },
+  { name: "noop", label: "dynamic, does nothing" },
+  {
+    name: "plugin",
+    label: "plugin",
+    nothing: "noop-plugin",
+    plugin: (dir) => path.join(dir, "node_modules", "pulumi-opsmanager", "bin", "pulumi-resource-opsmanager"),
+  },
+  {
+    name: "noop-plugin",
+    label: "plugin, does nothing",
+    plugin: () => path.join(__dirname, "ideal", "plugin.js"),
+  },
 ];
+
+/** The dynamic-provider rows alone. */
+const DYNAMIC = PROVIDERS.filter((p) => p.plugin === undefined);
 
 /** The program: each resource of resources.json, on the provider that `bench:provider` names. */
 const PROGRAM = `const pulumi = require("@pulumi/pulumi");
-const { LogCollectionJob, OrgApiKey } = require("pulumi-opsmanager");
 const list = require("./resources.json");
 const provider = new pulumi.Config("bench").require("provider");
 // Does nothing: the engine's and the host's own cost of the same resources.
@@ -51,11 +70,16 @@ const nothing = {
   async update(id, olds, news) { return { outs: news }; },
   async delete() {},
 };
+// The plugin's types, as a program declares them without a generated SDK (the plugin serving them is
+// the one Pulumi.yaml names).
+const pluginType = { key: "opsmanager:index:OrgApiKey", job: "opsmanager:index:LogCollectionJob" };
+const dynamic = provider === "ours" ? require("pulumi-opsmanager") : undefined;
 for (const r of list) {
   if (provider === "noop") new pulumi.dynamic.Resource(nothing, r.name, { ...r.inputs, name: r.name });
+  else if (provider === "plugin" || provider === "noop-plugin") new pulumi.CustomResource(pluginType[r.type], r.name, r.inputs);
   else if (provider !== "ours") throw new Error("bench:provider: unknown provider " + provider);
-  else if (r.type === "key") new OrgApiKey(r.name, r.inputs);
-  else new LogCollectionJob(r.name, r.inputs);
+  else if (r.type === "key") new dynamic.OrgApiKey(r.name, r.inputs);
+  else new dynamic.LogCollectionJob(r.name, r.inputs);
 }
 `;
 
@@ -85,6 +109,29 @@ exec node --require ${JSON.stringify(usage)} $OPSMANAGER_BENCH_HOST_NODE_OPTIONS
   const file = path.join(folder, "pulumi-resource-pulumi-nodejs");
   await fsp.writeFile(file, script, { mode: 0o755 });
   return folder;
+}
+
+/**
+ * A folder holding a `pulumi-resource-opsmanager` that runs `entry` with ./lib/host-usage.js loaded
+ * first, as {@link hostWrapper} runs the dynamic-provider host; a project's `Pulumi.yaml` names it.
+ */
+async function pluginLauncher(folder, entry) {
+  const usage = path.join(__dirname, "lib", "host-usage.js");
+  const script = `#!/bin/sh
+exec node --require ${JSON.stringify(usage)} $OPSMANAGER_BENCH_HOST_NODE_OPTIONS ${JSON.stringify(entry)} "$@"
+`;
+  await fsp.mkdir(folder, { recursive: true });
+  await fsp.writeFile(path.join(folder, "pulumi-resource-opsmanager"), script, { mode: 0o755 });
+  return folder;
+}
+
+/** The project's `Pulumi.yaml`: on a plugin row, it names the folder of that plugin's launcher. */
+function projectYaml(pluginFolder) {
+  const plugins =
+    pluginFolder === undefined
+      ? ""
+      : `plugins:\n  providers:\n    - name: opsmanager\n      path: ${JSON.stringify(pluginFolder)}\n`;
+  return `name: bench-engine\nruntime: nodejs\nmain: index.js\n${plugins}`;
 }
 
 /** Runs `pulumi <args>` in `dir`; resolves to its wall time, or rejects with its output. */
@@ -126,7 +173,7 @@ async function hostUsage(folder) {
  * One stack: `pulumi up` then `pulumi refresh` of `deployment` on `provider`, with each command's wall
  * time, requests, the provider hosts' peak memory and CPU, and the simulator's CPU meanwhile.
  */
-async function runOnce({ bin, dir, wrapper }, deployment, provider, extraEnv) {
+async function runOnce({ bin, dir, wrapper, launchers }, deployment, provider, extraEnv) {
   const sim = await openSimulator(0, deployment.orgKeys);
   const home = await fsp.mkdtemp(path.join(os.tmpdir(), "opsm-bench-engine-"));
   const usageDir = path.join(home, "usage");
@@ -134,6 +181,7 @@ async function runOnce({ bin, dir, wrapper }, deployment, provider, extraEnv) {
   try {
     const { list, differing } = await resources(sim, deployment.adopt);
     await fsp.writeFile(path.join(dir, "resources.json"), JSON.stringify(list));
+    await fsp.writeFile(path.join(dir, "Pulumi.yaml"), projectYaml(launchers[provider.name]));
     const env = {
       ...process.env,
       PATH: [wrapper, bin, process.env.PATH].join(path.delimiter),
@@ -203,63 +251,73 @@ function limitsOf(deployment, differing) {
 }
 
 /**
- * Runs every provider over `deployment` `runs` times, in turns (ours, then the one that does nothing,
- * and again), so that a machine that changes speed over the minutes moves both alike.
+ * Runs each of `providers` over `deployment` `runs` times, in turns (ours, then the one that does
+ * nothing, and again), so that a machine that changes speed over the minutes moves all alike.
  */
-async function measure(setup, deployment, runs, extraEnv = {}) {
-  const all = Object.fromEntries(PROVIDERS.map((p) => [p.name, []]));
+async function measure(setup, deployment, runs, extraEnv = {}, providers = PROVIDERS) {
+  const all = Object.fromEntries(providers.map((p) => [p.name, []]));
   for (let i = 0; i < runs; i++) {
-    for (const provider of PROVIDERS)
+    for (const provider of providers)
       all[provider.name].push(await runOnce(setup, deployment, provider, extraEnv));
   }
   return all;
 }
 
-/** The rows of one deployment's table, and its summary lines. */
+/**
+ * The rows of one deployment's table, a row per command and per provider of ours measured (each beside
+ * its row that does nothing), and its summary lines. The dynamic rows' summary keeps its names.
+ */
 function report(name, deployment, all) {
-  const ours = all.ours;
-  const limits = limitsOf(deployment, ours[0].differing);
+  const measured = PROVIDERS.filter((p) => p.nothing !== undefined && all[p.name] !== undefined);
+  const limits = limitsOf(deployment, all[measured[0].name][0].differing);
   const jobs = deployment.adopt / 4;
   const rows = [];
   const summary = [];
   for (const phase of ["up", "refresh"]) {
-    const mine = median(ours, phase)[phase];
-    const none = median(all.noop, phase)[phase];
-    const most = Math.max(...ours.map((r) => r[phase].total));
-    rows.push([
-      phase === "up"
-        ? `pulumi up: adopt ${int(deployment.adopt)} keys (org of ${int(deployment.orgKeys)}) + create ${int(jobs)} jobs`
-        : `pulumi refresh (${int(ours[0].resources)} resources)`,
-      int(most),
-      int(limits[phase]),
-      `${int(mine.resources.keys)} / ${int(mine.resources.jobs)} / ${int(mine.resources.challenges)}`,
-      kinds(mine.kinds),
-      ms(mine.ms),
-      ms(none.ms),
-      ratio(mine.ms, none.ms),
-      ms(mine.cpuMs),
-      ms(mine.simCpuMs),
-      mib(mine.peakRssBytes),
-      mib(none.peakRssBytes),
-      ours.map((r) => ms(r[phase].ms)).join(", "),
-    ]);
-    summary.push({
-      comparison: `engine (${name}): pulumi ${phase}, requests`,
-      figure: int(most),
-      goal: `at most ${int(limits[phase])}`,
-      met: most <= limits[phase],
-    });
-    summary.push({
-      comparison: `engine (${name}): pulumi ${phase}, ours / a provider that does nothing`,
-      figure: ratio(mine.ms, none.ms),
-      goal: "reported",
-    });
+    for (const provider of measured) {
+      const ours = all[provider.name];
+      const mine = median(ours, phase)[phase];
+      const none = median(all[provider.nothing], phase)[phase];
+      const most = Math.max(...ours.map((r) => r[phase].total));
+      const face = provider.plugin === undefined ? "" : `, ${provider.label}`;
+      rows.push([
+        phase === "up"
+          ? `pulumi up: adopt ${int(deployment.adopt)} keys (org of ${int(deployment.orgKeys)}) + create ${int(jobs)} jobs`
+          : `pulumi refresh (${int(ours[0].resources)} resources)`,
+        provider.label,
+        int(most),
+        int(limits[phase]),
+        `${int(mine.resources.keys)} / ${int(mine.resources.jobs)} / ${int(mine.resources.challenges)}`,
+        kinds(mine.kinds),
+        ms(mine.ms),
+        ms(none.ms),
+        ratio(mine.ms, none.ms),
+        ms(mine.cpuMs),
+        ms(none.cpuMs),
+        ms(mine.simCpuMs),
+        mib(mine.peakRssBytes),
+        mib(none.peakRssBytes),
+        ours.map((r) => ms(r[phase].ms)).join(", "),
+      ]);
+      summary.push({
+        comparison: `engine (${name}${face}): pulumi ${phase}, requests`,
+        figure: int(most),
+        goal: `at most ${int(limits[phase])}`,
+        met: most <= limits[phase],
+      });
+      summary.push({
+        comparison: `engine (${name}${face}): pulumi ${phase}, ours / a provider that does nothing`,
+        figure: ratio(mine.ms, none.ms),
+        goal: "reported",
+      });
+    }
   }
   return { rows, summary, limits };
 }
 
 const HEADERS = [
   "command",
+  "provider",
   "requests (most of the runs)",
   "limit",
   "keys / jobs / challenges",
@@ -268,6 +326,7 @@ const HEADERS = [
   "does nothing, wall (median)",
   "ours / nothing",
   "ours, host CPU",
+  "does nothing, host CPU",
   "simulator CPU",
   "ours, host peak RSS",
   "does nothing, host peak RSS",
@@ -298,15 +357,20 @@ async function setUp() {
   const version = execFileSync(path.join(bin, "pulumi"), ["version"], { encoding: "utf8" }).trim();
   const program = await harness.makeProgramDir({});
   const wrapperDir = await fsp.mkdtemp(path.join(os.tmpdir(), "opsm-bench-host-"));
-  await fsp.writeFile(
-    path.join(program.dir, "Pulumi.yaml"),
-    "name: bench-engine\nruntime: nodejs\nmain: index.js\n",
-  );
   await fsp.writeFile(path.join(program.dir, "index.js"), PROGRAM);
+  // Each plugin's launcher in a folder of its own, off PATH: only Pulumi.yaml names it.
+  const launchers = {};
+  for (const provider of PROVIDERS.filter((p) => p.plugin !== undefined)) {
+    launchers[provider.name] = await pluginLauncher(
+      path.join(wrapperDir, "plugins", provider.name),
+      provider.plugin(program.dir),
+    );
+  }
   return {
     bin,
     version,
     dir: program.dir,
+    launchers,
     wrapper: await hostWrapper(wrapperDir),
     async cleanup() {
       await program.cleanup();
@@ -325,7 +389,7 @@ async function engine() {
       title: `Through the real engine (pulumi ${setup.version}, --parallel ${PARALLEL}, ${RUNS} runs each)`,
       tables: [table(HEADERS, rows)],
       notes: [
-        `The limits are bench/deployment.js's: ${limits.text}. Wall times include the CLI's start, the program's run and the state's writes, which the provider that does nothing pays too. Host CPU and peak RSS are the dynamic-provider host's (bench/lib/host-usage.js); the simulator's CPU is its own process's, on the same two cores.`,
+        `The limits are bench/deployment.js's: ${limits.text}. Wall times include the CLI's start, the program's run and the state's writes, which the provider that does nothing pays too. Each row of ours is beside the provider that does nothing of the same kind: the dynamic types beside a dynamic provider that does nothing, the plugin (opsmanager:index:* types) beside a plugin of those types that does nothing (bench/ideal/plugin.js). Host CPU and peak RSS are the provider process's (the dynamic-provider host, or the plugin; bench/lib/host-usage.js); the simulator's CPU is its own process's, on the same two cores.`,
       ],
       summary,
       broken: [],
@@ -347,8 +411,9 @@ async function engineLarge() {
   const setup = await setUp();
   const skip = { PULUMI_SKIP_CHECKPOINTS: "true" };
   try {
-    const small = await measure(setup, DEPLOYMENTS.small, LARGE_RUNS, skip);
-    const large = await measure(setup, DEPLOYMENTS.large, LARGE_RUNS, skip);
+    // The dynamic rows only: the growth chart is theirs, and the larger deployment takes long enough.
+    const small = await measure(setup, DEPLOYMENTS.small, LARGE_RUNS, skip, DYNAMIC);
+    const large = await measure(setup, DEPLOYMENTS.large, LARGE_RUNS, skip, DYNAMIC);
     const a = report("250 resources, no checkpoints", DEPLOYMENTS.small, small);
     const b = report("2,500 resources, no checkpoints", DEPLOYMENTS.large, large);
     const growth = [];

@@ -1,6 +1,6 @@
 /**
- * Loaded with `node --require` into each provider host the engine bench's Pulumi CLI starts (see
- * `hostWrapper` in ../engine.js): writes the process's peak resident memory (the kernel's `maxRSS`) and
+ * Loaded with `node --require` into each provider host and provider plugin the engine bench's Pulumi
+ * CLI starts (see `hostWrapper` and `pluginLauncher` in ../engine.js): writes the process's peak resident memory (the kernel's `maxRSS`) and
  * CPU time to `$OPSMANAGER_BENCH_USAGE_DIR/<pid>.json`, every quarter second and when it ends. The
  * engine ends its plugins with SIGINT, which would end the process before an `exit` listener runs, so
  * the process exits on it instead (as a signal's death reports it, 128 + its number): the last figures

@@ -1,0 +1,25 @@
+/**
+ * A provider plugin that does nothing, of the same package and types as ours (`opsmanager`,
+ * `opsmanager:index:OrgApiKey`, `opsmanager:index:LogCollectionJob`): every call is answered at once,
+ * with no request to any server; a created resource's outputs are its inputs. It is to our plugin what
+ * the engine bench's dynamic provider that does nothing is to our dynamic types: the engine's, the SDK's
+ * gRPC server's and the program's own cost of the same deployment, so that our plugin's share of an
+ * `up` is a ratio of two figures of one run. Built on `@pulumi/pulumi/provider`'s `main`, which serves
+ * the gRPC interface and prints the port; run as `node plugin.js` (bench/engine.js writes the launcher).
+ */
+const { main } = require("@pulumi/pulumi/provider");
+
+const nothing = {
+  version: "1.0.0",
+  check: async (_urn, _olds, news) => ({ inputs: news }),
+  diff: async () => ({ changes: false }),
+  create: async (urn, inputs) => ({ id: urn.split("::").pop(), outs: inputs }),
+  read: async (id, _urn, props) => ({ id, props }),
+  update: async (_id, _urn, _olds, news) => ({ outs: news }),
+  delete: async () => {},
+};
+
+main(nothing, process.argv.slice(2)).catch((error) => {
+  process.stderr.write(`bench do-nothing plugin: ${error.stack ?? error}\n`);
+  process.exit(1);
+});
