@@ -168,7 +168,7 @@ describe("adoption through the real dynamic-provider host", () => {
       adopted: { desc: "test-apikey", roles: ["ORG_MEMBER"] },
       managed: { desc: true, roles: false, by: "publicKey" },
       keepers: {},
-      stateVersion: 1,
+      stateVersion: 2,
     });
     expect(server.authenticated().map((r) => [r.method, r.path, r.body && JSON.parse(r.body)])).toEqual([
       ["GET", `/orgs/${GO_ORG_ID}/apiKeys`, ""],
