@@ -39,16 +39,72 @@ const missing =
   (existsSync(path.join(repoRoot(), ENTRY)) ? undefined : `the plugin's built entry ${ENTRY}`) ??
   (sdkInstalled(floor) ? undefined : registryUnreachable(`@pulumi/pulumi@${floor}`));
 
+// examples/ci-key (a created key with an access list and keepers, assigned to a project) and the
+// README's first program (an adopted key put back on destroy, a log collection job), on the SDK.
 const PROGRAM = `const pulumi = require("@pulumi/pulumi");
 const opsmanager = require("@pulumi-opsmanager/sdk");
-const orgId = new pulumi.Config().require("orgId");
-const key = new opsmanager.OrgApiKey("made", { orgId, desc: "made by the SDK", roles: [opsmanager.OrgRole.OrgMember] });
+const config = new pulumi.Config();
+const orgId = config.require("orgId");
+const groupId = config.require("groupId");
+const key = new opsmanager.OrgApiKey("made", {
+  orgId,
+  desc: "made by the SDK",
+  roles: [opsmanager.OrgRole.OrgMember],
+  accessList: ["203.0.113.0/24", "198.51.100.7"],
+  keepers: { rotated: "2026-11" },
+});
+const inProject = new opsmanager.ApiKeyProjectAssignment("made-in-project", {
+  apiKeyId: key.apiKeyId,
+  groupId,
+  roles: ["GROUP_READ_ONLY", "GROUP_AUTOMATION_ADMIN"],
+});
+const adopted = new opsmanager.OrgApiKey("ci-key", {
+  orgId,
+  publicKey: config.require("adoptPublicKey"),
+  desc: "CI pipeline (managed by Pulumi)",
+  roles: ["ORG_MEMBER", "ORG_READ_ONLY"],
+  restoreOnDelete: true,
+});
+const logs = new opsmanager.LogCollectionJob("rs0-logs", {
+  groupId,
+  resourceType: "REPLICASET",
+  resourceName: "rs0",
+  sizeRequestedPerFileBytes: 10000000,
+  logTypes: ["MONGODB", "AUTOMATION_AGENT"],
+  redacted: true,
+});
 const keys = opsmanager.getOrgApiKeysOutput({ orgId });
 exports.publicKeys = keys.apply((listed) => listed.map((k) => k.publicKey));
 exports.publicKey = key.publicKey;
 exports.privateKey = key.privateKey;
 exports.roles = key.roles;
+exports.accessList = key.accessList;
+exports.projectRoles = inProject.roles;
+exports.adoptedDesc = adopted.desc;
+exports.jobStatus = logs.status;
 `;
+
+/** Every key (desc, roles, access list) and job of the simulator, comparable with `toEqual`. */
+function serverView(sim: Awaited<ReturnType<typeof startSimulator>>) {
+  return {
+    keys: sim.state
+      .apiKeys()
+      .map((k) => ({
+        id: k.id,
+        desc: k.desc,
+        roles: k.roles.map((r) => `${r.orgId ?? r.groupId}:${r.roleName}`).sort(),
+        accessList: sim.state
+          .accessList(k.id)
+          .map((e) => e.cidrBlock)
+          .sort(),
+      }))
+      .sort((a, b) => a.id.localeCompare(b.id)),
+    jobs: sim.state
+      .jobs()
+      .map((j) => j.id)
+      .sort(),
+  };
+}
 
 describeNeeding(
   "a Node.js program on the SDK, through the plugin installed from its tarball",
@@ -71,7 +127,8 @@ describeNeeding(
 
     beforeAll(async () => {
       work = await fsp.mkdtemp(path.join(os.tmpdir(), "opsm-sdk-program-"));
-      sim = await startSimulator();
+      // Jobs stay IN_PROGRESS for the whole test: a refresh that finds nothing changed does not depend on speed.
+      sim = await startSimulator({ jobDurationMs: 3_600_000 });
       env = {
         ...process.env,
         PATH: `${bin}${path.delimiter}${process.env.PATH}`,
@@ -113,6 +170,9 @@ describeNeeding(
       await fsp.writeFile(path.join(program, "index.js"), PROGRAM);
       await pulumi("stack", "init", "dev");
       await pulumi("config", "set", "orgId", sim.orgId);
+      await pulumi("config", "set", "groupId", sim.groupId);
+      const toAdopt = sim.state.apiKeys(sim.orgId).find((k) => k.publicKey !== sim.publicKey)!;
+      await pulumi("config", "set", "adoptPublicKey", toAdopt.publicKey);
       await pulumi("config", "set", "opsmanager:baseUrl", sim.url);
       await pulumi("config", "set", "opsmanager:publicKey", sim.publicKey);
       await pulumi("config", "set", "--secret", "opsmanager:privateKey", sim.privateKey);
@@ -123,26 +183,49 @@ describeNeeding(
       if (work !== undefined) await fsp.rm(work, { recursive: true, force: true });
     });
 
-    it("up creates the key (its private key a secret), getOrgApiKeys lists the organization, a preview then changes nothing, destroy deletes the key", async () => {
+    it("ci-key and the README's first program: preview sends nothing, up, no change on preview and refresh, the private key a secret, destroy leaves the server as it was", async () => {
+      const before = serverView(sim);
+      sim.resetRequests();
+      await pulumi("preview");
+      // The listing getOrgApiKeys reads is the only request a preview makes.
+      expect(
+        sim.requests.filter((r) => r.authenticated && !(r.method === "GET" && r.path.endsWith("/apiKeys"))),
+      ).toEqual([]);
       await pulumi("up", "--yes", "--skip-preview");
       const outputs = JSON.parse(await pulumi("stack", "output", "--json", "--show-secrets")) as {
         publicKey: string;
         privateKey: string;
         roles: string[];
         publicKeys: string[];
+        accessList: string[];
+        projectRoles: string[];
+        adoptedDesc: string;
+        jobStatus: string;
       };
       expect(outputs.roles).toEqual(["ORG_MEMBER"]);
       const made = sim.state.apiKeys(sim.orgId).find((k) => k.desc === "made by the SDK");
       expect(made?.publicKey).toBe(outputs.publicKey);
       expect(outputs.privateKey).toBe(made?.privateKey);
       expect(outputs.publicKeys).toContain(sim.publicKey);
+      expect(outputs.accessList).toEqual(["198.51.100.7", "203.0.113.0/24"]);
+      expect(
+        sim.state
+          .accessList(made!.id)
+          .map((e) => e.cidrBlock)
+          .sort(),
+      ).toEqual(["198.51.100.7/32", "203.0.113.0/24"]);
+      expect([...outputs.projectRoles].sort()).toEqual(["GROUP_AUTOMATION_ADMIN", "GROUP_READ_ONLY"]);
+      expect(outputs.adoptedDesc).toBe("CI pipeline (managed by Pulumi)");
+      expect(outputs.jobStatus).toBe("IN_PROGRESS");
       const shown = JSON.parse(await pulumi("stack", "output", "--json")) as { privateKey: string };
       expect(shown.privateKey).toBe("[secret]");
       expect(await pulumi("stack", "export")).not.toContain(outputs.privateKey);
 
       await pulumi("preview", "--expect-no-changes");
+      await pulumi("refresh", "--yes", "--skip-preview", "--expect-no-changes");
+      await pulumi("preview", "--expect-no-changes");
       await pulumi("destroy", "--yes", "--skip-preview");
-      expect(sim.state.apiKeys(sim.orgId).some((k) => k.desc === "made by the SDK")).toBe(false);
+      expect(serverView(sim)).toEqual(before);
     }, 600_000);
   },
   { timeout: 600_000 },
