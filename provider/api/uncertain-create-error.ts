@@ -25,14 +25,13 @@ export class UncertainCreateError extends RequestError {
   /**
    * Whether the server answered the POST (a status was read: a 5xx, or a 2xx whose body could not be
    * read): it has done with it, so whatever it made is there from then on. Without an answer (a timeout,
-   * a connection cut) it may still act on it later.
+   * a connection cut) it may still act on it later; so may a server behind a gateway that answered 502
+   * or 504 for it (RFC 9110 §15.6.3, §15.6.5: the gateway's answer, not the server's, which may still be
+   * at work on the request).
    */
   get answered(): boolean {
     const cause = this.cause;
-    return (
-      cause instanceof ApiError ||
-      cause instanceof ResponseShapeError ||
-      cause instanceof ResponseTooLargeError
-    );
+    if (cause instanceof ApiError) return cause.status !== 502 && cause.status !== 504;
+    return cause instanceof ResponseShapeError || cause instanceof ResponseTooLargeError;
   }
 }

@@ -189,6 +189,60 @@ describe("a lost create whose key may still come", () => {
     expect(world.sim.requests.map((q) => q.method).filter((m) => m !== "GET")).toEqual([]);
   });
 
+  it("a POST answered 504 by a gateway, the server still at work: not proven, recorded; the key it makes later is deleted by destroy", async () => {
+    const host = await newHost();
+    const props = team("behind a gateway");
+    world.sim.faults.add({ method: "POST", status: 504 });
+    const error = await failureOf(create(host, "gateway", props));
+    expect(error.message).not.toContain("No key was left behind");
+    expect(error.message).toContain("The stack records this create");
+    const partial = error.partial!;
+    const mark = (partial.properties.pendingCreate as { desc: string }).desc;
+    // The server behind the gateway made the key after all.
+    const late = world.sim.state.addApiKey({
+      desc: mark,
+      roles: [{ orgId: world.sim.orgId, roleName: "ORG_MEMBER" }],
+    });
+    world.sim.resetRequests();
+    await (await newHost()).delete(partial.id, urn(KEY_TYPE, "gateway"), partial.properties);
+    expect(deletes()).toEqual([`/api/public/v1.0/orgs/${world.sim.orgId}/apiKeys/${late.id}`]);
+  });
+
+  it("a record whose desc carries no mark (state edited by hand) deletes nothing, and says why", async () => {
+    const host = await newHost();
+    const props = team("edited");
+    const alike = world.sim.state.addApiKey({
+      desc: props.desc as string,
+      roles: [{ orgId: world.sim.orgId, roleName: "ORG_MEMBER" }],
+    });
+    const record = {
+      orgId: world.sim.orgId,
+      apiKeyId: "",
+      publicKey: "",
+      desc: props.desc,
+      roles: [],
+      privateKey: "",
+      projectRoles: [],
+      restoreOnDelete: false,
+      adopted: { desc: "", roles: [] },
+      managed: { desc: true, roles: true, by: "created" },
+      keepers: {},
+      pendingCreate: { desc: props.desc, sentAt: "2026-11-27T21:00:00.000Z" },
+      stateVersion: 2,
+      __provider: props.__provider,
+    };
+    world.sim.resetRequests();
+    const error = await failureOf(
+      host.delete("pending-create-0123456789abcdef", urn(KEY_TYPE, "edited"), record),
+    );
+    expect(error.message).toContain(
+      "carries no create's mark, so no key can be proven to be its own and none is deleted",
+    );
+    expect(world.sim.requests).toEqual([]);
+    expect(world.sim.state.apiKey(alike.id)).toBeDefined();
+    world.sim.state.removeApiKey(alike.id);
+  });
+
   it("a POST answered 500 without acting: no key was left behind, proven, and nothing is recorded", async () => {
     const host = await newHost();
     world.sim.faults.add({ method: "POST", status: 500 });

@@ -31,6 +31,14 @@ describe("markedDesc", () => {
     expect(isMarked("CI stacks")).toBe(false);
   });
 
+  it("never cuts inside a character: a surrogate pair at the cut goes whole or not at all", () => {
+    const token = " [pulumi create 0123456789abcdef]";
+    const room = DESC_MAX - token.length;
+    const marked = markedDesc(`${"d".repeat(room - 1)}😀`, "0123456789abcdef");
+    expect(marked).toBe(`${"d".repeat(room - 1)}${token}`);
+    expect(marked).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
+  });
+
   it("cuts a long declared desc so that the whole stays within the create's limit, the token whole", () => {
     const marked = markedDesc("d".repeat(DESC_MAX), "0123456789abcdef");
     expect(marked).toHaveLength(DESC_MAX);
@@ -49,6 +57,15 @@ describe("markedKeys and keysAlike", () => {
   it("finds only the key whose desc is exactly the attempt's", () => {
     expect(markedKeys(listed, marked)).toEqual([ours]);
     expect(markedKeys([prods, anotherAttempt, unrelated], marked)).toEqual([]);
+  });
+
+  it("finds the key by its token even when the server stored the declared part otherwise (trimmed, a character replaced)", () => {
+    const stored = key(
+      "6b0000000000000000000005",
+      "CI stacks [pulumi create 0123456789abcdef]".replace("CI", "C\uFFFD"),
+    );
+    expect(markedKeys([prods, stored], marked)).toEqual([stored]);
+    expect(keysAlike([prods, stored], marked)).toEqual([prods]);
   });
 
   it("names as alike the declared desc and other attempts' marks on it, never the attempt's own key", () => {

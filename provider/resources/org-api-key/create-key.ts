@@ -63,7 +63,7 @@ export async function createKey(
     const wrapped = inContext(
       what,
       error,
-      `. The key was made (API key ${made.id}) and is recorded in the stack with its private key, but its desc is still ${JSON.stringify(marked)}: the next \`pulumi up\` sets the declared desc with one PATCH`,
+      `. The key was made (API key ${made.id}) and is recorded in the stack with its private key, but its desc is still ${JSON.stringify(marked)}${inputs.accessList === undefined ? "" : " and its access list is not set yet"}: the next \`pulumi up\` sets the declared desc with one PATCH${inputs.accessList === undefined ? "" : ", and the access list"}`,
     );
     throw partiallyCreated(wrapped, made.id, asCreated(outputsOf(key), privateKey, inputs.keepers));
   }

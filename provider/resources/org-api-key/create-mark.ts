@@ -14,15 +14,29 @@ import type { ApiKey } from "../../api/schemas";
 /** The token after the declared desc: 16 hex digits drawn for one POST. */
 const MARK = / \[pulumi create [0-9a-f]{16}\]$/;
 
-/** The desc a create's POST sends: `desc`, cut to fit, then the attempt's token. */
+/** The desc a create's POST sends: `desc`, cut to fit (never inside a character), then the attempt's token. */
 export function markedDesc(desc: string, attempt = randomBytes(8).toString("hex")): string {
   const token = ` [pulumi create ${attempt}]`;
-  return `${desc.slice(0, DESC_MAX - token.length)}${token}`;
+  let kept = desc.slice(0, DESC_MAX - token.length);
+  // A cut between the two halves of a surrogate pair would send half a character.
+  if (/[\uD800-\uDBFF]$/.test(kept)) kept = kept.slice(0, -1);
+  return `${kept}${token}`;
 }
 
-/** The keys of `listed` whose desc is exactly `marked`: the keys that create made (one at most). */
+/** The token part of a marked desc (` [pulumi create <16 hex>]`), or `undefined`. */
+function tokenOf(marked: string): string | undefined {
+  return MARK.exec(marked)?.[0];
+}
+
+/**
+ * The keys of `listed` whose desc ends with `marked`'s token: the keys that create made (one at most).
+ * The token alone proves it (it was drawn for that one POST), so a server that stores the declared
+ * part otherwise (trimmed, a character replaced) does not hide the key.
+ */
 export function markedKeys(listed: readonly ApiKey[], marked: string): ApiKey[] {
-  return listed.filter((key) => key.desc === marked);
+  const token = tokenOf(marked);
+  if (token === undefined) return [];
+  return listed.filter((key) => (key.desc ?? "").endsWith(token));
 }
 
 /**
@@ -32,9 +46,11 @@ export function markedKeys(listed: readonly ApiKey[], marked: string): ApiKey[] 
  */
 export function keysAlike(listed: readonly ApiKey[], marked: string): ApiKey[] {
   const declared = marked.replace(MARK, "");
+  const token = tokenOf(marked);
   return listed.filter((key) => {
     const desc = key.desc ?? "";
-    return desc !== marked && (desc === declared || desc.replace(MARK, "") === declared);
+    if (token !== undefined && desc.endsWith(token)) return false;
+    return desc === declared || desc.replace(MARK, "") === declared;
   });
 }
 

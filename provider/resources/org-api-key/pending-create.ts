@@ -9,6 +9,7 @@ import type { FieldDiff } from "../shared/field-diff";
 import { ResourceError } from "../shared/resource-error";
 import { currentClient } from "../shared/runtime";
 import { onServer } from "../shared/server-input";
+import { isMarked } from "./create-mark";
 import type { KeyState } from "./state";
 import type { OrgApiKeyProviderOutputs } from "./types";
 import { deleteMarkedKeys } from "./uncertain-key";
@@ -34,13 +35,19 @@ export function pendingDiff(): FieldDiff {
 /** `update` never reaches a pending create (its diff is a replacement); should it, it says so. */
 export function pendingUpdate(id: string): never {
   throw new ResourceError(
-    `OrgApiKey (${id}): this create is still to settle, so it cannot be updated; run \`pulumi up\` (which replaces it) or \`pulumi destroy\`.`,
+    `OrgApiKey (${id}): this create is still to settle, so it cannot be updated: \`pulumi up\` replaces it (unless the program ignores changes to apiKeyId: remove that ignoreChanges), and \`pulumi destroy\` deletes the key it may have made.`,
   );
 }
 
 /** `delete` of a create still to settle: the key with its mark is deleted, if the server made it. */
 export async function deletePending(state: KeyState & { pendingCreate: PendingCreate }): Promise<void> {
   const { desc } = state.pendingCreate;
+  // Only a create's mark proves which key it made: a record without one (state edited by hand) deletes nothing.
+  if (!isMarked(desc)) {
+    throw new ResourceError(
+      `OrgApiKey (a create of ${state.pendingCreate.sentAt} whose answer was lost, in organization ${state.orgId}${onServer(state.server)}): its recorded desc ${JSON.stringify(desc)} carries no create's mark, so no key can be proven to be its own and none is deleted. Remove the record with \`pulumi state delete\`, after checking the organization's keys by hand.`,
+    );
+  }
   try {
     await deleteMarkedKeys(currentClient(state.server), state.orgId, desc);
   } catch (error) {
