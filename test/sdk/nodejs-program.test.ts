@@ -13,6 +13,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startSimulator } from "../../simulator";
 import { cli } from "../engine/support/cli";
+import { snapshot } from "../engine/support/world";
 import { describeNeeding } from "../support/prerequisite";
 import { repoRoot } from "../support/program-dir";
 import { registryUnreachable } from "../support/registry";
@@ -83,28 +84,6 @@ exports.projectRoles = inProject.roles;
 exports.adoptedDesc = adopted.desc;
 exports.jobStatus = logs.status;
 `;
-
-/** Every key (desc, roles, access list) and job of the simulator, comparable with `toEqual`. */
-function serverView(sim: Awaited<ReturnType<typeof startSimulator>>) {
-  return {
-    keys: sim.state
-      .apiKeys()
-      .map((k) => ({
-        id: k.id,
-        desc: k.desc,
-        roles: k.roles.map((r) => `${r.orgId ?? r.groupId}:${r.roleName}`).sort(),
-        accessList: sim.state
-          .accessList(k.id)
-          .map((e) => e.cidrBlock)
-          .sort(),
-      }))
-      .sort((a, b) => a.id.localeCompare(b.id)),
-    jobs: sim.state
-      .jobs()
-      .map((j) => j.id)
-      .sort(),
-  };
-}
 
 describeNeeding(
   "a Node.js program on the SDK, through the plugin installed from its tarball",
@@ -184,7 +163,7 @@ describeNeeding(
     });
 
     it("ci-key and the README's first program: preview sends nothing, up, no change on preview and refresh, the private key a secret, destroy leaves the server as it was", async () => {
-      const before = serverView(sim);
+      const before = snapshot(sim);
       sim.resetRequests();
       await pulumi("preview");
       // The listing getOrgApiKeys reads is the only request a preview makes.
@@ -225,7 +204,7 @@ describeNeeding(
       await pulumi("refresh", "--yes", "--skip-preview", "--expect-no-changes");
       await pulumi("preview", "--expect-no-changes");
       await pulumi("destroy", "--yes", "--skip-preview");
-      expect(serverView(sim)).toEqual(before);
+      expect(snapshot(sim)).toEqual(before);
     }, 600_000);
   },
   { timeout: 600_000 },
