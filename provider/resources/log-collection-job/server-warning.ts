@@ -9,6 +9,7 @@ import type { JobOperationKind } from "../../api/log-collection-job-answers";
 import { JOB_OPERATIONS } from "../../api/log-collection-job-answers";
 import type { Transport } from "../../api/transport";
 import type { ApiError } from "../../client/errors";
+import { warn } from "../shared/warn";
 import { jobMemoryOf } from "./job-memory";
 
 /** The message: which server, which answer, and what refresh and destroy do instead. */
@@ -37,12 +38,5 @@ export function warnUntrackedJobs(
   const { warned } = jobMemoryOf(transport);
   if (warned.has("untrackedJobs")) return;
   warned.add("untrackedJobs");
-  const message = untrackedJobsMessage(operation, evidence);
-  try {
-    // Loaded here, in the host, where the SDK that runs the host is loaded already.
-    const log = require("@pulumi/pulumi/log") as typeof import("@pulumi/pulumi/log");
-    void log.warn(message);
-  } catch {
-    console.warn(`warning: ${message}`);
-  }
+  warn(untrackedJobsMessage(operation, evidence));
 }

@@ -13,6 +13,7 @@
  */
 import { identityOf } from "./server-input";
 import { createdInDeployment, originalsInDeployment, recordedAnewInDeployment } from "./server-memory";
+import { warn } from "./warn";
 
 /** What names a managed thing on its server whatever name reached that server: `{identity} {what}`. */
 export function managedName(server: string | undefined, what: string): string {
@@ -62,13 +63,7 @@ export function warnRecordLost(resource: string, what: string, original: string)
     "so `pulumi destroy` will no longer put them back. Giving the new resource an alias naming this one " +
     '(`aliases: [{ name: "<the old name>" }]`) before renaming keeps the record; now, put those values back ' +
     "by hand after a destroy if they are wanted.";
-  try {
-    // Loaded here, in the host, where the SDK that runs the host is loaded already.
-    const log = require("@pulumi/pulumi/log") as typeof import("@pulumi/pulumi/log");
-    void log.warn(message);
-  } catch {
-    console.warn(`warning: ${message}`);
-  }
+  warn(message);
 }
 
 /**
