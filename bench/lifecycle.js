@@ -42,8 +42,8 @@ const strip = ({ __provider, ...rest }) => rest;
 async function lifecycle() {
   const prog = await program();
   const ours = require("../dist/provider/resources/shared/providers.js");
-  const keyText = await harness.serializeProvider(ours.orgApiKeyProvider);
-  const assignText = await harness.serializeProvider(ours.apiKeyProjectAssignmentProvider);
+  const keyText = ours.ORG_API_KEY_PROVIDER;
+  const assignText = ours.API_KEY_PROJECT_ASSIGNMENT_PROVIDER;
   const sim = await startSimulator({ profile: "deployed", seed: { keys: 10 } });
   const hosts = [];
   const rows = [];

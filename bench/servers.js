@@ -34,7 +34,7 @@ const describeCounts = (counts) =>
 async function servers() {
   const prog = await program();
   const ours = require("../dist/provider/resources/shared/providers.js");
-  const keyText = await harness.serializeProvider(ours.orgApiKeyProvider);
+  const keyText = ours.ORG_API_KEY_PROVIDER;
   const sims = {};
   const hosts = [];
   const broken = [];

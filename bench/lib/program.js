@@ -40,8 +40,8 @@ function program() {
     return {
       ...dir,
       text: {
-        ourKey: await harness.serializeProvider(ours.orgApiKeyProvider),
-        ourJob: await harness.serializeProvider(ours.logCollectionJobProvider),
+        ourKey: ours.ORG_API_KEY_PROVIDER,
+        ourJob: ours.LOG_COLLECTION_JOB_PROVIDER,
         baselineKey: await harness.serializeProvider(baseline.orgApiKeyProvider),
         baselineJob: await harness.serializeProvider(baseline.logCollectionJobProvider),
         trivial: await harness.serializeProvider(trivialProvider),

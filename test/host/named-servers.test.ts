@@ -16,7 +16,6 @@ import {
   type ProviderFixture,
   providerFixture,
 } from "../support/provider-fixture";
-import { serializeProvider } from "../support/serialize";
 
 const req = createRequire(__filename);
 const ASSIGNMENT_TYPE = "pulumi-nodejs:dynamic/opsmanager:ApiKeyProjectAssignment";
@@ -54,8 +53,7 @@ beforeAll(async () => {
     },
   });
   fixture = await providerFixture();
-  const { apiKeyProjectAssignmentProvider } = req("../../dist/provider/resources/shared/providers.js");
-  assignmentText = await serializeProvider(apiKeyProjectAssignmentProvider);
+  assignmentText = req("../../dist/provider/resources/shared/providers.js").API_KEY_PROJECT_ASSIGNMENT_PROVIDER;
 });
 
 afterAll(async () => {

@@ -12,10 +12,9 @@ import { startSimulator } from "../../simulator";
 import type { Simulator } from "../../simulator/types";
 import { type Host, type Props, strip, UNKNOWN, urn } from "../support/host";
 import { failureOf, type ProviderFixture, pool, providerFixture } from "../support/provider-fixture";
-import { serializeProvider } from "../support/serialize";
 
 const req = createRequire(__filename);
-const { apiKeyProjectAssignmentProvider } = req("../../dist/provider/resources/shared/providers.js");
+const { API_KEY_PROJECT_ASSIGNMENT_PROVIDER } = req("../../dist/provider/resources/shared/providers.js");
 
 const TYPE = "pulumi-nodejs:dynamic/opsmanager:ApiKeyProjectAssignment";
 const PRIVATE_KEY = "0c5e7a91-assign-4b2d-9e6f-RECOGNIZABLE07";
@@ -32,7 +31,7 @@ beforeAll(async () => {
     startSimulator({ seed: { keys: 2, privateKey: PRIVATE_KEY }, projectKeyAssignAnswer: "noContent" }),
   ]);
   fixture = await providerFixture();
-  text = await serializeProvider(apiKeyProjectAssignmentProvider);
+  text = API_KEY_PROJECT_ASSIGNMENT_PROVIDER;
 });
 
 afterAll(async () => {

@@ -10,7 +10,6 @@ import { startSimulator } from "../../simulator";
 import type { Simulator } from "../../simulator/types";
 import { type Host, type HostCallError, KEY_TYPE, NO_ENV, startHost, urn } from "../support/host";
 import { makeProgramDir, type ProgramDir } from "../support/program-dir";
-import { serializeProvider } from "../support/serialize";
 
 const KEY_URN = urn(KEY_TYPE, "key");
 const ADD_IT = "Add it to the dependencies of the program's own package.json";
@@ -22,8 +21,7 @@ const programs: ProgramDir[] = [];
 
 beforeAll(async () => {
   sim = await startSimulator({ seed: { keys: 1 } });
-  const { orgApiKeyProvider } = require("../../dist/provider/resources/shared/providers.js");
-  keyText = await serializeProvider(orgApiKeyProvider);
+  keyText = require("../../dist/provider/resources/shared/providers.js").ORG_API_KEY_PROVIDER;
 });
 
 afterAll(async () => {

@@ -11,10 +11,9 @@ import { createRequire } from "node:module";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type Host, KEY_TYPE, type Props, strip, urn } from "../support/host";
 import { simulatorWithHosts } from "../support/provider-fixture";
-import { serializeProvider } from "../support/serialize";
 
 const req = createRequire(__filename);
-const { apiKeyProjectAssignmentProvider } = req("../../dist/provider/resources/shared/providers.js");
+const { API_KEY_PROJECT_ASSIGNMENT_PROVIDER } = req("../../dist/provider/resources/shared/providers.js");
 
 const ASSIGNMENT_TYPE = "pulumi-nodejs:dynamic/opsmanager:ApiKeyProjectAssignment";
 const PRIVATE_KEY = "6f1d2c3b-repl-4e5f-a6b7-RECOGNIZABLE07";
@@ -26,7 +25,7 @@ const { newHost } = world;
 let assignmentText: string;
 
 beforeAll(async () => {
-  assignmentText = await serializeProvider(apiKeyProjectAssignmentProvider);
+  assignmentText = API_KEY_PROJECT_ASSIGNMENT_PROVIDER;
 });
 
 beforeEach(() => world.sim.resetRequests());

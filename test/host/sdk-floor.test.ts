@@ -37,12 +37,9 @@ async function serializeInProgram(dir: string): Promise<string> {
   await fsp.writeFile(
     script,
     [
-      `const pulumi = require("@pulumi/pulumi");`,
-      // The module OrgApiKey takes its provider from, as installed (the exports map hides it by name).
-      `const { orgApiKeyProvider } = require("./node_modules/${PACKAGE_NAME}/dist/provider/resources/shared/providers.js");`,
-      "pulumi.runtime",
-      "  .serializeFunction(() => orgApiKeyProvider, { allowSecrets: true })",
-      "  .then((sf) => process.stdout.write(sf.text));",
+      // The module OrgApiKey takes its provider text from, as installed (the exports map hides it by name).
+      `const { ORG_API_KEY_PROVIDER } = require("./node_modules/${PACKAGE_NAME}/dist/provider/resources/shared/providers.js");`,
+      "process.stdout.write(ORG_API_KEY_PROVIDER);",
       "",
     ].join("\n"),
   );

@@ -17,11 +17,10 @@ import {
   urn,
 } from "../support/host";
 import { makeProgramDir, type ProgramDir } from "../support/program-dir";
-import { serializeProvider } from "../support/serialize";
 import { ALL_BAD, type ConfigRow, GOOD, type InputRow, inputsOf, ROWS, type StackConfig } from "./catalogue";
 
 const req = createRequire(__filename);
-const { orgApiKeyProvider, logCollectionJobProvider, apiKeyProjectAssignmentProvider } = req(
+const { ORG_API_KEY_PROVIDER, LOG_COLLECTION_JOB_PROVIDER, API_KEY_PROJECT_ASSIGNMENT_PROVIDER } = req(
   "../../dist/provider/resources/shared/providers.js",
 );
 
@@ -80,9 +79,9 @@ beforeAll(async () => {
   for (const name of SETTING_ENV) delete process.env[name];
   sim = await startSimulator();
   program = await makeProgramDir();
-  texts.OrgApiKey = await serializeProvider(orgApiKeyProvider);
-  texts.LogCollectionJob = await serializeProvider(logCollectionJobProvider);
-  texts.ApiKeyProjectAssignment = await serializeProvider(apiKeyProjectAssignmentProvider);
+  texts.OrgApiKey = ORG_API_KEY_PROVIDER;
+  texts.LogCollectionJob = LOG_COLLECTION_JOB_PROVIDER;
+  texts.ApiKeyProjectAssignment = API_KEY_PROJECT_ASSIGNMENT_PROVIDER;
 });
 
 afterAll(async () => {

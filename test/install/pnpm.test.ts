@@ -17,7 +17,6 @@ import { type Host, type HostCallError, KEY_TYPE, NO_ENV, startHost, urn } from 
 import { describeNeeding } from "../support/prerequisite";
 import { makeProgramDir, type ProgramDir, packRepo, repoRoot } from "../support/program-dir";
 import { registryUnreachable } from "../support/registry";
-import { serializeProvider } from "../support/serialize";
 
 const execFileAsync = promisify(execFile);
 
@@ -61,8 +60,7 @@ beforeAll(async () => {
   if (offline) return;
   const tarball = await packRepo();
   sim = await startSimulator({ seed: { keys: 5 } });
-  const { orgApiKeyProvider } = require("../../dist/provider/resources/shared/providers.js");
-  keyText = await serializeProvider(orgApiKeyProvider);
+  keyText = require("../../dist/provider/resources/shared/providers.js").ORG_API_KEY_PROVIDER;
 
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "opsm-pnpm-"));
   // Its own package.json, so that npm installs pnpm here and not into a project above.

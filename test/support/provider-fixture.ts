@@ -11,7 +11,6 @@ import { startSimulator } from "../../simulator";
 import type { SeedOptions, Simulator, SimulatorOptions } from "../../simulator/types";
 import { type Host, type HostCallError, NO_ENV, type Props, startHost } from "./host";
 import { makeProgramDir, type ProgramDir } from "./program-dir";
-import { serializeProvider } from "./serialize";
 
 const req = createRequire(__filename);
 
@@ -34,12 +33,12 @@ export interface ProviderFixture {
 
 /** Builds the fixture; `npm run build` must have run (the providers come from `dist/`). */
 export async function providerFixture(): Promise<ProviderFixture> {
-  const { orgApiKeyProvider, logCollectionJobProvider } = req(
+  const { ORG_API_KEY_PROVIDER, LOG_COLLECTION_JOB_PROVIDER } = req(
     "../../dist/provider/resources/shared/providers.js",
   );
   const program = await makeProgramDir();
-  const keyText = await serializeProvider(orgApiKeyProvider);
-  const jobText = await serializeProvider(logCollectionJobProvider);
+  const keyText: string = ORG_API_KEY_PROVIDER;
+  const jobText: string = LOG_COLLECTION_JOB_PROVIDER;
   const hosts: Host[] = [];
   return {
     program,

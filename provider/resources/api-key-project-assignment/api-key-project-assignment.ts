@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { GroupRole } from "../../api/types";
-import { apiKeyProjectAssignmentProvider } from "../shared/providers";
+import { API_KEY_PROJECT_ASSIGNMENT_PROVIDER, dynamicType } from "../shared/providers";
 import { restoringFirst } from "../shared/replace-order";
 import type { PreviousAssignment } from "./types";
 
@@ -45,7 +45,7 @@ export interface ApiKeyProjectAssignmentArgs {
  * const key = new OrgApiKey("ci", { orgId, desc: "CI pipeline", roles: ["ORG_MEMBER"] });
  * new ApiKeyProjectAssignment("ci-in-app", { apiKeyId: key.apiKeyId, groupId, roles: ["GROUP_READ_ONLY"] });
  */
-export class ApiKeyProjectAssignment extends pulumi.dynamic.Resource {
+export class ApiKeyProjectAssignment extends pulumi.CustomResource {
   declare readonly apiKeyId: pulumi.Output<string>;
   declare readonly groupId: pulumi.Output<string>;
   /** The key's project roles on the server, sorted (as the last PATCH set them, or refresh read them). */
@@ -58,12 +58,16 @@ export class ApiKeyProjectAssignment extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: ApiKeyProjectAssignmentArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      apiKeyProjectAssignmentProvider,
+      dynamicType("ApiKeyProjectAssignment"),
       name,
-      { restoreOnDelete: undefined, server: undefined, ...args, previous: undefined },
+      {
+        restoreOnDelete: undefined,
+        server: undefined,
+        ...args,
+        previous: undefined,
+        __provider: API_KEY_PROJECT_ASSIGNMENT_PROVIDER,
+      },
       restoringFirst(args.restoreOnDelete, opts),
-      "opsmanager",
-      "ApiKeyProjectAssignment",
     );
   }
 

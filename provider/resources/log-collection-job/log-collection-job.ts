@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { LogType, ResourceType } from "../../api/types";
-import { logCollectionJobProvider } from "../shared/providers";
+import { LOG_COLLECTION_JOB_PROVIDER, dynamicType } from "../shared/providers";
 
 /**
  * Inputs of {@link LogCollectionJob}. All but the time window and `expirationDate` are required; a
@@ -56,7 +56,7 @@ export interface LogCollectionJobArgs {
  * new LogCollectionJob("incident-42", { groupId, resourceType: "REPLICASET", resourceName: "rs0",
  *   sizeRequestedPerFileBytes: 10_000_000, logTypes: ["MONGODB", "FTDC"], redacted: true });
  */
-export class LogCollectionJob extends pulumi.dynamic.Resource {
+export class LogCollectionJob extends pulumi.CustomResource {
   /** The job's id, as the server returned it (also the resource's id). */
   declare readonly jobId: pulumi.Output<string>;
   declare readonly groupId: pulumi.Output<string>;
@@ -89,7 +89,7 @@ export class LogCollectionJob extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: LogCollectionJobArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      logCollectionJobProvider,
+      dynamicType("LogCollectionJob"),
       name,
       {
         logCollectionFromDate: undefined,
@@ -106,10 +106,9 @@ export class LogCollectionJob extends pulumi.dynamic.Resource {
         rootResourceType: undefined,
         uncompressedSizeTotalBytes: undefined,
         managed: undefined,
+        __provider: LOG_COLLECTION_JOB_PROVIDER,
       },
       opts,
-      "opsmanager",
-      "LogCollectionJob",
     );
   }
 }

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { OrgRole } from "../../api/types";
-import { orgApiKeyProvider } from "../shared/providers";
+import { ORG_API_KEY_PROVIDER, dynamicType } from "../shared/providers";
 import { restoringFirst } from "../shared/replace-order";
 import type { AccessListEntryOutput, ProjectRole } from "./types";
 
@@ -68,7 +68,7 @@ export interface OrgApiKeyState {
  * new OrgApiKey("ci", { orgId, publicKey: "abcdefgh", desc: "CI pipeline", roles: ["ORG_READ_ONLY"] });
  * const deployer = new OrgApiKey("deployer", { orgId, desc: "deployer", roles: ["ORG_MEMBER"], keepers: { rotated: "2026-11" } });
  */
-export class OrgApiKey extends pulumi.dynamic.Resource {
+export class OrgApiKey extends pulumi.CustomResource {
   declare readonly orgId: pulumi.Output<string>;
   /** The key's id (also the resource's id). */
   declare readonly apiKeyId: pulumi.Output<string>;
@@ -110,7 +110,7 @@ export class OrgApiKey extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: OrgApiKeyArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      orgApiKeyProvider,
+      dynamicType("OrgApiKey"),
       name,
       {
         apiKeyId: undefined,
@@ -128,6 +128,7 @@ export class OrgApiKey extends pulumi.dynamic.Resource {
         managed: undefined,
         accessListEntries: undefined,
         pendingCreate: undefined,
+        __provider: ORG_API_KEY_PROVIDER,
       },
       // The private key of a created key is a secret: Pulumi encrypts it in state and masks it in
       // every display (a dynamic provider cannot return a secret itself, pulumi/pulumi#3012).
@@ -135,8 +136,6 @@ export class OrgApiKey extends pulumi.dynamic.Resource {
         ...restoringFirst(args.restoreOnDelete, opts),
         additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "privateKey"],
       },
-      "opsmanager",
-      "OrgApiKey",
     );
   }
 

@@ -1,25 +1,30 @@
 /**
- * The provider objects that `pulumi.dynamic.Resource` serializes into state as `__provider`. Each
- * method `require`s the package's host entry by name at call time and captures nothing else: a captured
- * value is written into state in plain text (pulumi/pulumi#8265), and captured schemas and agents fail
- * to serialize (pulumi/pulumi#5294). The text resolves on any machine that has the package installed.
+ * The `__provider` text each resource stores in state: the CommonJS module that Pulumi's
+ * dynamic-provider host loads (`requireFromString(text).handler()`) to run the resource's methods.
+ * It is written here, not produced by the SDK's closure serializer as `pulumi.dynamic.Resource` would:
+ * the serializer's text for the same seven one-line methods was 3.3 KB, stored twice (inputs and
+ * outputs) in every resource's state, which a file backend rewrites whole before and after each step.
+ * This one is a third of that. It `require`s the package's host entry by name at call time and holds
+ * nothing else: no setting and no credential (a value captured in the text would be in state in plain
+ * text, pulumi/pulumi#8265). It names only the host entry's exports that every version has had, so it
+ * resolves on any machine that has the package installed.
+ *
+ * The host loads the text with no file name, so its `require` resolves from the program's directory,
+ * where npm and yarn put every package a program uses and pnpm only the program's own dependencies: a
+ * package installed for another package is reachable only from inside pnpm's store, as from the SDK's
+ * copy there that runs the host (`require.main`, absent when the host was started from an ES module),
+ * hence the second try. Only the entry itself not being found leads to it and to the advice, a plain
+ * `Error` since none of the package's classes could be loaded; any other failure is thrown as it is.
  */
-import type * as pulumi from "@pulumi/pulumi";
 
-/**
- * This package's host entry, as the dynamic-provider host can reach it. The host loads a serialized
- * provider's text with no file name, so its `require` resolves from the program's directory, where npm
- * and yarn put every package a program uses and pnpm only the program's own dependencies: a package
- * installed for another package is reachable only from inside pnpm's store, as from the SDK's copy
- * there that runs the host (`require.main`, absent when the host was started from an ES module), hence
- * the second try. Only the entry itself not being found leads to it and to the advice, a plain `Error`
- * since none of the package's classes could be loaded; any other failure is thrown as it is. No
- * comments in the body: it is serialized into every resource's state.
- */
+/** The host entry's export that holds one resource's methods (provider/host.ts). */
+export type MethodsExport = "orgApiKeyMethods" | "logCollectionJobMethods" | "apiKeyProjectAssignmentMethods";
+
+/** The provider text of the resource whose methods are the host entry's `methods` export. */
+export function providerText(methods: MethodsExport): string {
+  return `"use strict";
+const notFound = (error) => error?.code === "MODULE_NOT_FOUND" && String(error.message).startsWith("Cannot find module 'pulumi-opsmanager/host'");
 function host() {
-  const notFound = (error: unknown) =>
-    (error as { code?: unknown } | undefined)?.code === "MODULE_NOT_FOUND" &&
-    String((error as Error).message).startsWith("Cannot find module 'pulumi-opsmanager/host'");
   try {
     return require("pulumi-opsmanager/host");
   } catch (error) {
@@ -31,41 +36,26 @@ function host() {
         if (!notFound(again)) throw again;
       }
     }
-    throw new Error(
-      `pulumi-opsmanager could not be loaded where Pulumi runs this stack's providers, the program's directory ${process.cwd()} (${String((error as Error).message).split("\n")[0]}). Add it to the dependencies of the program's own package.json (npm install pulumi-opsmanager, or pnpm add pulumi-opsmanager): with pnpm, a package installed only for another package may not be reachable there.`,
-    );
+    throw new Error(\`pulumi-opsmanager could not be loaded where Pulumi runs this stack's providers, the program's directory \${process.cwd()} (\${String(error.message).split("\\n")[0]}). Add it to the dependencies of the program's own package.json (npm install pulumi-opsmanager, or pnpm add pulumi-opsmanager): with pnpm, a package installed only for another package may not be reachable there.\`);
   }
 }
-
-/** The serialized provider of {@link OrgApiKey}. */
-export const orgApiKeyProvider: pulumi.dynamic.ResourceProvider = {
+const methods = ["check", "diff", "create", "read", "update", "delete"];
+exports.handler = () => ({
   configure: (req) => host().configure(req),
-  check: (olds, news) => host().orgApiKeyMethods.check(olds, news),
-  diff: (id, olds, news) => host().orgApiKeyMethods.diff(id, olds, news),
-  create: (inputs) => host().orgApiKeyMethods.create(inputs),
-  read: (id, props) => host().orgApiKeyMethods.read(id, props),
-  update: (id, olds, news) => host().orgApiKeyMethods.update(id, olds, news),
-  delete: (id, props) => host().orgApiKeyMethods.delete(id, props),
-};
+  ...Object.fromEntries(methods.map((name) => [name, (...args) => host().${methods}[name](...args)])),
+});
+`;
+}
 
-/** The serialized provider of {@link LogCollectionJob}. */
-export const logCollectionJobProvider: pulumi.dynamic.ResourceProvider = {
-  configure: (req) => host().configure(req),
-  check: (olds, news) => host().logCollectionJobMethods.check(olds, news),
-  diff: (id, olds, news) => host().logCollectionJobMethods.diff(id, olds, news),
-  create: (inputs) => host().logCollectionJobMethods.create(inputs),
-  read: (id, props) => host().logCollectionJobMethods.read(id, props),
-  update: (id, olds, news) => host().logCollectionJobMethods.update(id, olds, news),
-  delete: (id, props) => host().logCollectionJobMethods.delete(id, props),
-};
+/** The provider text of {@link OrgApiKey}. */
+export const ORG_API_KEY_PROVIDER = providerText("orgApiKeyMethods");
+/** The provider text of {@link LogCollectionJob}. */
+export const LOG_COLLECTION_JOB_PROVIDER = providerText("logCollectionJobMethods");
+/** The provider text of {@link ApiKeyProjectAssignment}. */
+export const API_KEY_PROJECT_ASSIGNMENT_PROVIDER = providerText("apiKeyProjectAssignmentMethods");
 
-/** The serialized provider of {@link ApiKeyProjectAssignment}. */
-export const apiKeyProjectAssignmentProvider: pulumi.dynamic.ResourceProvider = {
-  configure: (req) => host().configure(req),
-  check: (olds, news) => host().apiKeyProjectAssignmentMethods.check(olds, news),
-  diff: (id, olds, news) => host().apiKeyProjectAssignmentMethods.diff(id, olds, news),
-  create: (inputs) => host().apiKeyProjectAssignmentMethods.create(inputs),
-  read: (id, props) => host().apiKeyProjectAssignmentMethods.read(id, props),
-  update: (id, olds, news) => host().apiKeyProjectAssignmentMethods.update(id, olds, news),
-  delete: (id, props) => host().apiKeyProjectAssignmentMethods.delete(id, props),
-};
+/**
+ * The type token `pulumi.dynamic.Resource` gives a resource of module `opsmanager` and type `type`:
+ * the engine sends it to Pulumi's dynamic-provider host, and a stack's resources keep their URNs.
+ */
+export const dynamicType = (type: string): string => `pulumi-nodejs:dynamic/opsmanager:${type}`;
