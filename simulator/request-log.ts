@@ -69,6 +69,7 @@ export class RequestLog {
     const scrubbedBody = this.scrub(rawBody);
     const entry: RecordedRequest = {
       seq: ++this.seq,
+      receivedAt: performance.now(),
       method,
       path: this.scrub(path),
       query: this.scrubRecord(query),

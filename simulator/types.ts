@@ -161,6 +161,8 @@ export interface SimulatorOptions {
 export interface RecordedRequest {
   /** Sequence number, from 1. */
   seq: number;
+  /** When it arrived, in ms of the simulator's `performance.now()` (for a bench to time gaps). */
+  receivedAt: number;
   method: string;
   /** Path without the query string, e.g. `/api/public/v1.0/orgs/…/apiKeys`, private keys `[REDACTED]`. */
   path: string;

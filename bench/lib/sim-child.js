@@ -7,7 +7,7 @@
  * `{ ready: { url, … } }` or `{ failed }` after start. The child exits when its parent goes away.
  */
 const { startSimulator } = require("../../dist/simulator");
-const { byKind, byResource } = require("./util");
+const { byKind, byResource, jobCreatePace } = require("./util");
 
 // What the bench may ask of the simulator's state and faults; nothing else crosses the channel.
 const STATE_OPS = [
@@ -95,6 +95,7 @@ const ops = {
     total: sim.requests.length,
     kinds: byKind(sim.requests),
     resources: byResource(sim.requests),
+    jobCreates: jobCreatePace(sim.requests),
   }),
   updateApiKeys: (changes) => {
     for (const { id, change } of changes) sim.state.updateApiKey(id, change);

@@ -80,6 +80,26 @@ function byResource(requests) {
   return counts;
 }
 
+/**
+ * How a deployment's job creates reached the server: how many POSTs, how long from the first to the
+ * last, the median gap between two in a row, and how many listings of the jobs came with them.
+ */
+function jobCreatePace(requests) {
+  const posts = requests
+    .filter((r) => r.method === "POST" && /\/logCollectionJobs$/.test(r.path) && r.status === 201)
+    .map((r) => r.receivedAt);
+  const listings = requests.filter(
+    (r) => r.method === "GET" && /\/logCollectionJobs$/.test(r.path) && r.status === 200,
+  ).length;
+  const gaps = posts.slice(1).map((t, i) => t - posts[i]).sort((a, b) => a - b);
+  return {
+    posts: posts.length,
+    listings,
+    spanMs: posts.length < 2 ? 0 : posts[posts.length - 1] - posts[0],
+    medianGapMs: gaps.length === 0 ? 0 : gaps[Math.floor(gaps.length / 2)],
+  };
+}
+
 const kinds = (counts) =>
   Object.entries(counts)
     .sort()
@@ -116,6 +136,7 @@ module.exports = {
   table,
   byKind,
   byResource,
+  jobCreatePace,
   kinds,
   cpuMs,
 };

@@ -292,8 +292,10 @@ describe("programs under setMocks", () => {
       expect(text).not.toContain(SECRET);
       expect(text).not.toContain("/work/");
       expect(text).not.toMatch(/zod|undici/);
-      // Small: the provider's code lives in the package, not in state.
-      expect(text.length).toBeLessThan(8_000);
+      // Small: the provider's code lives in the package, not in state. Every resource stores it twice
+      // (inputs and outputs), and a file backend rewrites the whole state before and after each step:
+      // the SDK's closure serializer wrote 3.3 KB for these seven one-line methods.
+      expect(text.length).toBeLessThan(1_300);
     }
   });
 });

@@ -75,6 +75,8 @@ export interface StateResource {
   pendingReplacement?: boolean;
   delete?: boolean;
   initErrors?: string[];
+  /** Where the program registered it, as the SDK sent it: `project:///<file>#<line>,<column>`. */
+  sourcePosition?: string;
 }
 
 export interface StackState {
