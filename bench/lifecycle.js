@@ -6,7 +6,6 @@
  * exits non-zero.
  */
 const { startSimulator } = require("../dist/simulator");
-const harness = require("./lib/harness");
 const { KEY_TYPE, newHost, program, stackConfig, urn } = require("./lib/program");
 const { int, pool, table } = require("./lib/util");
 

@@ -8,7 +8,6 @@
  * non-zero.
  */
 const { startSimulator } = require("../dist/simulator");
-const harness = require("./lib/harness");
 const { KEY_TYPE, newHost, program, urn } = require("./lib/program");
 const { int, ms, poolSettled, table } = require("./lib/util");
 

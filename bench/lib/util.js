@@ -91,7 +91,10 @@ function jobCreatePace(requests) {
   const listings = requests.filter(
     (r) => r.method === "GET" && /\/logCollectionJobs$/.test(r.path) && r.status === 200,
   ).length;
-  const gaps = posts.slice(1).map((t, i) => t - posts[i]).sort((a, b) => a - b);
+  const gaps = posts
+    .slice(1)
+    .map((t, i) => t - posts[i])
+    .sort((a, b) => a - b);
   return {
     posts: posts.length,
     listings,

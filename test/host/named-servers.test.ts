@@ -53,7 +53,9 @@ beforeAll(async () => {
     },
   });
   fixture = await providerFixture();
-  assignmentText = req("../../dist/provider/resources/shared/providers.js").API_KEY_PROJECT_ASSIGNMENT_PROVIDER;
+  assignmentText = req(
+    "../../dist/provider/resources/shared/providers.js",
+  ).API_KEY_PROJECT_ASSIGNMENT_PROVIDER;
 });
 
 afterAll(async () => {

@@ -375,5 +375,9 @@ describe("a resource looked up on a named server", () => {
     const read = (name: string) => registered.find((r) => r.name === name);
     expect(read("looked-up-key")?.inputs).toMatchObject({ orgId: "5f0000000000000000000001", server: "dc2" });
     expect(read("looked-up-assignment")?.inputs).toMatchObject({ server: "dc2" });
+    // The read of a looked-up resource runs the provider text it carries, the package's own.
+    const texts = req("../../dist/provider/resources/shared/providers.js") as Record<string, string>;
+    expect(read("looked-up-key")?.inputs.__provider).toBe(texts.ORG_API_KEY_PROVIDER);
+    expect(read("looked-up-assignment")?.inputs.__provider).toBe(texts.API_KEY_PROJECT_ASSIGNMENT_PROVIDER);
   });
 });

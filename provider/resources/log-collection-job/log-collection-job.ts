@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { LogType, ResourceType } from "../../api/types";
-import { LOG_COLLECTION_JOB_PROVIDER, dynamicType } from "../shared/providers";
+import { dynamicType, LOG_COLLECTION_JOB_PROVIDER } from "../shared/providers";
 
 /**
  * Inputs of {@link LogCollectionJob}. All but the time window and `expirationDate` are required; a

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { OrgRole } from "../../api/types";
-import { ORG_API_KEY_PROVIDER, dynamicType } from "../shared/providers";
+import { dynamicType, ORG_API_KEY_PROVIDER } from "../shared/providers";
 import { restoringFirst } from "../shared/replace-order";
 import type { AccessListEntryOutput, ProjectRole } from "./types";
 

@@ -20,8 +20,8 @@
 /** The host entry's export that holds one resource's methods (provider/host.ts). */
 export type MethodsExport = "orgApiKeyMethods" | "logCollectionJobMethods" | "apiKeyProjectAssignmentMethods";
 
-/** The provider text of the resource whose methods are the host entry's `methods` export. */
-export function providerText(methods: MethodsExport): string {
+/** The provider text of the resource whose methods are the host entry's `exportName` export. */
+export function providerText(exportName: MethodsExport): string {
   return `"use strict";
 const notFound = (error) => error?.code === "MODULE_NOT_FOUND" && String(error.message).startsWith("Cannot find module 'pulumi-opsmanager/host'");
 function host() {
@@ -42,7 +42,7 @@ function host() {
 const methods = ["check", "diff", "create", "read", "update", "delete"];
 exports.handler = () => ({
   configure: (req) => host().configure(req),
-  ...Object.fromEntries(methods.map((name) => [name, (...args) => host().${methods}[name](...args)])),
+  ...Object.fromEntries(methods.map((name) => [name, (...args) => host().${exportName}[name](...args)])),
 });
 `;
 }
