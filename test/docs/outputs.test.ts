@@ -25,14 +25,17 @@ function exportedSymbol(name: string): ts.Symbol | undefined {
   return symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
 }
 
-/** The resource classes the package exports: those that extend `pulumi.dynamic.Resource`. */
+/**
+ * The resource classes the package exports: those that extend `pulumi.CustomResource` (with the type
+ * tokens of dynamic resources and a provider text of their own, shared/providers.ts).
+ */
 const resourceClasses = exported
   .map((s) => exportedSymbol(s.name)!)
   .flatMap((s) =>
     s.valueDeclaration && ts.isClassDeclaration(s.valueDeclaration) ? [s.valueDeclaration] : [],
   )
   .filter((c) =>
-    c.heritageClauses?.some((h) => h.types.some((t) => t.expression.getText() === "pulumi.dynamic.Resource")),
+    c.heritageClauses?.some((h) => h.types.some((t) => t.expression.getText() === "pulumi.CustomResource")),
   );
 
 /** A class's declared outputs: each `declare readonly name: pulumi.Output<T>`, with T's type. */
