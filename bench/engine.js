@@ -20,7 +20,7 @@ const os = require("node:os");
 const path = require("node:path");
 const harness = require("./lib/harness");
 const { PAGE, openSimulator, resources } = require("./deployment");
-const { cpuMs, int, kinds, mib, ms, ratio, table } = require("./lib/util");
+const { cpuMs, int, kib, kinds, mib, ms, ratio, table } = require("./lib/util");
 const { growthChart } = require("./lib/growth-chart");
 
 const PARALLEL = 16;
@@ -337,8 +337,6 @@ function report(name, deployment, all, goals = RATIO_GOALS) {
   }
   return { rows, summary, limits };
 }
-
-const kib = (bytes) => (bytes === undefined ? "—" : `${int(bytes / 1024)} KiB`);
 
 /** The wall-time ratios to the provider that does nothing that the dynamic face must keep to. */
 const RATIO_GOALS = { up: 1.15, refresh: 1.3 };

@@ -40,6 +40,8 @@ const int = (n) => Math.round(n).toLocaleString("en-US");
 const dec = (n, digits = 2) => n.toFixed(digits);
 const ms = (n) => `${int(n)} ms`;
 const mib = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+/** Bytes as whole KiB; `—` when not measured. */
+const kib = (bytes) => (bytes === undefined ? "—" : `${int(bytes / 1024)} KiB`);
 /** `a / b` as `12.3×`, or `—` when it has no meaning. */
 const ratio = (a, b) => (b > 0 && Number.isFinite(a / b) ? `${(a / b).toFixed(a / b >= 100 ? 0 : 1)}×` : "—");
 
@@ -140,6 +142,7 @@ module.exports = {
   byKind,
   byResource,
   jobCreatePace,
+  kib,
   kinds,
   cpuMs,
 };

@@ -15,28 +15,13 @@ function pulumiRuntime(): Runtime {
   return runtimeCache;
 }
 
-/** The serialized provider together with whether the serializer captured a secret. */
-export interface SerializedProvider {
-  /** The `__provider` input value: a CommonJS module whose `handler()` returns the provider. */
-  text: string;
-  /** Whether a captured value was a secret (the SDK then marks `__provider` secret in state). */
-  containsSecrets: boolean;
-}
-
 /**
  * Serializes a dynamic provider as `pulumi.dynamic.Resource` does (`serializeFunctionMaybeSecret` in
- * `@pulumi/pulumi/dynamic`): `runtime.serializeFunction(() => provider, { allowSecrets: true })`, and
- * returns the full result.
- */
-export async function serializeProviderFull(provider: object): Promise<SerializedProvider> {
-  const sf = await pulumiRuntime().serializeFunction(() => provider, { allowSecrets: true });
-  return { text: sf.text, containsSecrets: sf.containsSecrets };
-}
-
-/**
- * Serializes a dynamic provider as `pulumi.dynamic.Resource` does and returns the text that the
- * resource stores as its `__provider` input.
+ * `@pulumi/pulumi/dynamic`: `runtime.serializeFunction(() => provider, { allowSecrets: true })`) and
+ * returns the text that the resource stores as its `__provider` input. The package's own resources
+ * carry the text it writes itself (provider/resources/shared/providers.ts); this is for the test
+ * providers of the host harness.
  */
 export async function serializeProvider(provider: object): Promise<string> {
-  return (await serializeProviderFull(provider)).text;
+  return (await pulumiRuntime().serializeFunction(() => provider, { allowSecrets: true })).text;
 }
