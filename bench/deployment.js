@@ -265,11 +265,10 @@ async function deployment() {
     ]);
     const pages = Math.ceil(ORG_KEYS / PAGE);
     const jobPages = Math.ceil(JOBS / PAGE);
-    // The creates of the one project share the listings that fill their status: at most 3 (issue 21).
-    const createListings = 3 * jobPages;
-    const adoptLimit = pages + ours.differing + JOBS + createListings + 1;
+    // A job's create is its POST alone: its status and dates are the first refresh's to read.
+    const adoptLimit = pages + ours.differing + JOBS + 1;
     const limits = {
-      adopt: `${pages} pages + ${ours.differing} PATCH + ${JOBS} POST + ${createListings} pages of the project's jobs after its creates + 1 challenge = ${adoptLimit}`,
+      adopt: `${pages} pages + ${ours.differing} PATCH + ${JOBS} POST + 1 challenge = ${adoptLimit}`,
       refresh: `${pages} pages of keys + ${jobPages} of jobs + 1 challenge = ${pages + jobPages + 1}`,
     };
     const split = (r) => `${int(r.keys)} / ${int(r.jobs)} / ${int(r.challenges)}`;

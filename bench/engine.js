@@ -253,7 +253,7 @@ function median(list, phase) {
 
 /**
  * The request limits of `deployment`, bench/deployment.js's: up = the org's pages + a PATCH per key
- * that differs + a POST per job + 3 listings of the project's jobs after its creates + 1 challenge;
+ * that differs + a POST per job (which reads nothing back) + 1 challenge;
  * refresh = the org's pages + the project's job pages + 1 challenge.
  */
 function limitsOf(deployment, differing) {
@@ -261,9 +261,9 @@ function limitsOf(deployment, differing) {
   const jobs = deployment.adopt / 4;
   const jobPages = Math.ceil(jobs / PAGE);
   return {
-    up: pages + differing + jobs + 3 * jobPages + 1,
+    up: pages + differing + jobs + 1,
     refresh: pages + jobPages + 1,
-    text: `up = ${pages} pages of the org's keys + ${differing} PATCH + ${jobs} POST + ${3 * jobPages} listings of the project's jobs after its creates + 1 challenge; refresh = ${pages} pages of keys + ${jobPages} of jobs + 1 challenge`,
+    text: `up = ${pages} pages of the org's keys + ${differing} PATCH + ${jobs} POST + 1 challenge; refresh = ${pages} pages of keys + ${jobPages} of jobs + 1 challenge`,
   };
 }
 

@@ -88,8 +88,24 @@ describeEngine("test/engine/examples: each example under the real pulumi", (bin)
           expect(r.outputs?.__provider, r.urn).toBe(r.inputs?.__provider);
         }
 
+        // A job's create is its POST alone: no listing of the project's jobs in the whole `up` (the one
+        // unsigned GET a new host may send there only fetches the challenge), and its
+        // status is the first refresh's to read, which is no change to the program.
+        const jobListings = (sim: (typeof sims)[number]) =>
+          sim.requests.filter(
+            (r) => r.authenticated && r.method === "GET" && /\/logCollectionJobs$/.test(r.path),
+          ).length;
+        expect(sims.map(jobListings)).toEqual(sims.map(() => 0));
+        const jobStatus = async () =>
+          ((await stack.exportState()).deployment.resources ?? [])
+            .filter((r) => r.type.endsWith(":LogCollectionJob"))
+            .map((r) => r.outputs?.status);
+        const jobs = (await jobStatus()).length;
+        expect(await jobStatus()).toEqual(Array.from({ length: jobs }, () => ""));
+
         await stack.pulumi(["preview", "--expect-no-changes"]);
         await stack.pulumi(["refresh", "--yes", "--expect-no-changes"]);
+        expect(await jobStatus()).toEqual(Array.from({ length: jobs }, () => "IN_PROGRESS"));
         await stack.pulumi(["preview", "--expect-no-changes"]);
 
         const destroy = await stack.pulumi(["destroy", "--yes"]);

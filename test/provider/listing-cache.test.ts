@@ -7,17 +7,12 @@ import type { JsonResponse } from "../../provider/client/types";
 import { jobMemoryOf } from "../../provider/resources/log-collection-job/job-memory";
 import {
   byId,
-  duringWrite,
-  findAfterWrites,
   findListed,
   LISTING_TTL_MS,
   listingMemoryOf,
   sharedListing,
-  WRITES_QUIET_MAX_WAIT_MS,
-  WRITES_QUIET_MS,
 } from "../../provider/resources/shared/listing-cache";
 import { resetServerMemoryForTests } from "../../provider/resources/shared/server-memory";
-import { advanceUntil, watched, withFakeTimeouts } from "../support/fake-clock";
 
 /**
  * A server of one listing, in memory: its records can change between two pages, each GET is counted,
@@ -155,78 +150,6 @@ describe("the shared listing cache", () => {
     expect(later).not.toBe(first);
     await Promise.all([first.done, later.done]);
     expect(s.server.gets).toBe(2);
-  });
-
-  // The quiet window is the subject: `performance.now()` and the timers are a fake clock that moves only
-  // inside a write (each takes 1 ms) and when the test moves it, so a slow machine opens no gap.
-  it("lets creates that start and end in a stream, a few at a time, share the listing after them", async () => {
-    const s = fakeServer([]);
-    // Six creates, one at a time, each starting as the one before ended, as `--parallel` interleaves
-    // them with other resources: no write is in flight between two of them, but the writes are never
-    // quiet for WRITES_QUIET_MS until the last has ended.
-    const found = await withFakeTimeouts(
-      async () => {
-        const made: Array<Promise<Thing | undefined>> = [];
-        for (let i = 0; i < 6; i++) {
-          const { result, endedAt } = await duringWrite(s.server.transport, s.listing.path, async () => {
-            vi.advanceTimersByTime(1);
-            s.server.records.push({ id: `made-${i}`, name: `thing ${i}` });
-            return `made-${i}`;
-          });
-          made.push(findAfterWrites(s.server.transport, s.listing, result, byId<Thing>, endedAt));
-        }
-        const all = watched(Promise.all(made));
-        const quiet = await advanceUntil(all.settled, 1, WRITES_QUIET_MAX_WAIT_MS);
-        // Listed once the writes had been quiet for the window, and not before.
-        expect(quiet).toBe(WRITES_QUIET_MS);
-        return all.promise;
-      },
-      { performance: true },
-    );
-    expect(found.map((t) => t?.id)).toEqual(["made-0", "made-1", "made-2", "made-3", "made-4", "made-5"]);
-    // One listing, after the last of them: each found its record in it.
-    expect(s.server.gets).toBe(1);
-  });
-
-  it("does not hold a create's listing past WRITES_QUIET_MAX_WAIT_MS while writes keep coming", async () => {
-    const s = fakeServer([]);
-    const { foundWhileStreaming, waited, thing } = await withFakeTimeouts(
-      async () => {
-        const first = await duringWrite(s.server.transport, s.listing.path, async () => {
-          s.server.records.push({ id: "first", name: "first" });
-          return "first";
-        });
-        let foundWhileStreaming = false;
-        let streaming = true;
-        const started = performance.now();
-        let foundAt = Number.NaN;
-        const found = findAfterWrites(
-          s.server.transport,
-          s.listing,
-          first.result,
-          byId<Thing>,
-          first.endedAt,
-        ).then((thing) => {
-          foundWhileStreaming = streaming;
-          foundAt = performance.now();
-          return thing;
-        });
-        // Writes one after another, each 1 ms long, never quiet, for three times the longest wait.
-        while (performance.now() - started < 3 * WRITES_QUIET_MAX_WAIT_MS && !foundWhileStreaming) {
-          await duringWrite(s.server.transport, s.listing.path, async () => {
-            vi.advanceTimersByTime(1);
-          });
-        }
-        streaming = false;
-        return { foundWhileStreaming, waited: foundAt - started, thing: await found };
-      },
-      { performance: true },
-    );
-    expect(thing?.id).toBe("first");
-    expect(foundWhileStreaming).toBe(true);
-    // It waited for quiet as long as the cap allows, and a quiet window's step more at most.
-    expect(waited).toBeGreaterThanOrEqual(WRITES_QUIET_MAX_WAIT_MS);
-    expect(waited).toBeLessThanOrEqual(WRITES_QUIET_MAX_WAIT_MS + WRITES_QUIET_MS);
   });
 
   it("forgets everything learned of every server on reset: listings, missing operations, warnings", async () => {

@@ -9,7 +9,7 @@ import { logCollectionJobListing } from "../../api/log-collection-job-listing";
 import type { LogCollectionJobRecord } from "../../api/schemas";
 import type { Transport } from "../../api/transport";
 import type { ApiError } from "../../client/errors";
-import { byId, duringWrite, findAfterWrites, findListed } from "../shared/listing-cache";
+import { byId, findListed } from "../shared/listing-cache";
 import { jobMemoryOf } from "./job-memory";
 
 /** What a refresh learns of a job: its record, that it is gone, or that the server cannot say. */
@@ -50,35 +50,4 @@ export function rememberMissingOperation(
 /** The answer that showed this client's server lacks `operation`, if one did. */
 export function missingOperationOf(transport: Transport, operation: JobOperationKind): ApiError | undefined {
   return jobMemoryOf(transport).missing.get(operation);
-}
-
-/**
- * Runs `create` (one job's POST, and its PATCH) as a write to project `groupId`'s jobs, then reads
- * the job it made from a listing of the project that started after it, shared by the creates that end
- * together. `record` is `undefined` when that listing lacks the job or could not be read: a create
- * does not fail for it, and the first refresh reads the job.
- */
-export async function createThenList<R extends { id: string }>(
-  transport: Transport,
-  groupId: string,
-  create: () => Promise<R>,
-): Promise<{ created: R; record: LogCollectionJobRecord | undefined }> {
-  const listing = logCollectionJobListing(groupId);
-  const { result, endedAt } = await duringWrite(transport, listing.path, create);
-  if (missingOperationOf(transport, "listLogCollectionJobs") !== undefined) {
-    return { created: result, record: undefined };
-  }
-  try {
-    const record = await findAfterWrites(
-      transport,
-      listing,
-      result.id,
-      byId<LogCollectionJobRecord>,
-      endedAt,
-    );
-    return { created: result, record };
-  } catch (error) {
-    if (isMissingOperation(error)) rememberMissingOperation(transport, "listLogCollectionJobs", error);
-    return { created: result, record: undefined };
-  }
 }

@@ -23,7 +23,7 @@ import { currentClient, whenConfigured } from "../shared/runtime";
 import { checkResource, clientIn, onServer, serverDiff } from "../shared/server-input";
 import { settingKey } from "../shared/servers";
 import { isUnknown } from "../shared/validate";
-import { createThenList, findJob, missingOperationOf, rememberMissingOperation } from "./job-listing-cache";
+import { findJob, missingOperationOf, rememberMissingOperation } from "./job-listing-cache";
 import { jobMemoryOf } from "./job-memory";
 import { changedCreateInputs, checkJobInputs, createInputsOf } from "./log-collection-job-inputs";
 import { warnUntrackedJobs } from "./server-warning";
@@ -117,22 +117,14 @@ export async function diff(
 }
 
 /**
- * `create`: {@link createJob}, then the job's status and dates from a listing of the project that
- * started after its POST, shared by the creates of the project that end together (a GET per job would
- * cost one request each). A job not in it yet keeps them empty, for the first refresh to read.
+ * `create`: {@link createJob}, and nothing more. The job's status and dates are not read: the POST
+ * answers its id only, a GET or a listing per job would double the creates' requests (the engine starts
+ * them one by one, too far apart to share a listing), and a status read then would say `IN_PROGRESS`
+ * until the next refresh anyway. They stay not shown (`""`) until the first refresh reads them.
  */
 export async function create(inputs: LogCollectionJobProviderInputs) {
   await whenConfigured();
-  const client = clientIn(
-    `LogCollectionJob (project ${inputs.groupId}${onServer(inputs.server)})`,
-    inputs.server,
-  );
-  const { created, record } = await createThenList(client, inputs.groupId, () => createJob(inputs));
-  if (record === undefined) return created;
-  const { outs } = created;
-  // A declared expirationDate stays as the program wrote it (the PATCH set it).
-  const kept = outs.managed.expirationDate ? { expirationDate: outs.expirationDate } : {};
-  return { id: created.id, outs: { ...outs, ...fromRecord(record), ...kept } };
+  return createJob(inputs);
 }
 
 /**
@@ -140,7 +132,10 @@ export async function create(inputs: LogCollectionJobProviderInputs) {
  * create does not take, one PATCH follows.
  */
 async function createJob(inputs: LogCollectionJobProviderInputs) {
-  const client = currentClient(inputs.server);
+  const client = clientIn(
+    `LogCollectionJob (project ${inputs.groupId}${onServer(inputs.server)})`,
+    inputs.server,
+  );
   const sentAt = new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
   let id: string;
   try {

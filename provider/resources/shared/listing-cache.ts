@@ -50,21 +50,10 @@ export class IdIndex<T> implements RecordIndex<ListedRecord<T>, T, string> {
 /** A new {@link IdIndex}: the `index` argument of a lookup by id. */
 export const byId = <T>(): IdIndex<T> => new IdIndex<T>();
 
-/** Writes in flight to one listing's records, and what waits for them all to be done. */
-export interface Writes {
-  inFlight: number;
-  /** When a write last started or ended (`performance.now()`, which never goes back). */
-  lastActivity: number;
-  /** Settles when `inFlight` is next 0. */
-  idle?: { promise: Promise<void>; resolve: () => void };
-}
-
-/** One server's listings and the writes they wait for, as one client sees them. */
+/** One server's listings, as one client sees them. */
 export class ListingMemory {
   /** The shared listings, by the listing's path. */
   readonly listings = new Map<string, SharedListing<unknown, unknown, unknown>>();
-  /** The writes in flight, by the path of the listing that shows what they made. */
-  readonly writes = new Map<string, Writes>();
   private clock = 0;
 
   /**
@@ -203,84 +192,4 @@ export async function findListed<T, L extends ListedRecord<T>, S>(
   const found = await first.find(selector);
   if (found !== undefined) return found;
   return sharedListing(transport, listing, index, Math.max(call, first.startSeq)).find(selector);
-}
-
-/**
- * Runs `write` (a create, say) as one of the writes in flight to `path`'s records, and returns its
- * result with the tick it ended at: a listing that starts after that tick shows what it made.
- */
-export async function duringWrite<R>(
-  transport: Transport,
-  path: string,
-  write: () => Promise<R>,
-): Promise<{ result: R; endedAt: number }> {
-  const memory = listingMemoryOf(transport);
-  let writes = memory.writes.get(path);
-  if (writes === undefined) {
-    writes = { inFlight: 0, lastActivity: 0 };
-    memory.writes.set(path, writes);
-  }
-  writes.inFlight += 1;
-  writes.lastActivity = performance.now();
-  try {
-    const result = await write();
-    return { result, endedAt: memory.tick() };
-  } finally {
-    writes.lastActivity = performance.now();
-    writes.inFlight -= 1;
-    if (writes.inFlight === 0) {
-      writes.idle?.resolve();
-      writes.idle = undefined;
-    }
-  }
-}
-
-/**
- * How long the writes to a path must have been quiet before a listing of it starts: creates that the
- * engine runs a few at a time (`--parallel`) start and end in a stream, and each gap between them would
- * otherwise start a listing of its own.
- */
-export const WRITES_QUIET_MS = 10;
-
-/** The longest a create waits for quiet before its listing: a steady stream of writes holds it no longer. */
-export const WRITES_QUIET_MAX_WAIT_MS = 500;
-
-/**
- * Find a record in one listing that started after tick `after`, once no write to its path is in flight
- * or has started or ended for {@link WRITES_QUIET_MS}, and no listing of it is being read: the writes of
- * a deployment that end meanwhile then share the next listing instead of each starting its own.
- * `undefined`: that listing lacks it (not looked for again).
- */
-export async function findAfterWrites<T, L extends ListedRecord<T>, S>(
-  transport: Transport,
-  listing: Listing<T, L>,
-  selector: S,
-  index: () => RecordIndex<L, T, S>,
-  after: number,
-): Promise<T | undefined> {
-  const memory = listingMemoryOf(transport);
-  const since = performance.now();
-  for (;;) {
-    const writes = memory.writes.get(listing.path);
-    if (writes !== undefined && writes.inFlight > 0) {
-      if (writes.idle === undefined) {
-        let resolve: () => void = () => undefined;
-        const promise = new Promise<void>((r) => {
-          resolve = r;
-        });
-        writes.idle = { promise, resolve };
-      }
-      await writes.idle.promise;
-      continue;
-    }
-    const quietFor = writes === undefined ? WRITES_QUIET_MS : performance.now() - writes.lastActivity;
-    if (quietFor < WRITES_QUIET_MS && performance.now() - since < WRITES_QUIET_MAX_WAIT_MS) {
-      await new Promise((resolve) => setTimeout(resolve, WRITES_QUIET_MS - quietFor));
-      continue;
-    }
-    const current = memory.listings.get(listing.path);
-    if (current === undefined || current.settled || mayServe(current, after)) break;
-    await current.done.catch(() => undefined);
-  }
-  return sharedListing(transport, listing, index, after).find(selector);
 }
