@@ -10,7 +10,7 @@ using Pulumi.Serialization;
 namespace Pulumi.Opsmanager
 {
     /// <summary>
-    /// A log collection job: created once with a POST and tracked by the id the server returns, then followed through its life where the server allows: `pulumi refresh` shows its `status` and, once it has succeeded, its `downloadUrl`; a new `expirationDate` is set in place; `pulumi destroy` deletes it. A change of any other input starts a new job.
+    /// A log collection job: created once with a POST and tracked by the id the server returns, then followed through its life where the server allows: `pulumi refresh` shows its `status` and, once it has succeeded, its `downloadUrl`; a new `expirationDate` is set in place; `pulumi destroy` deletes it. A change of any other input starts a new job. The create is the POST alone: the job's status and dates are the first refresh's to read.
     /// </summary>
     [OpsmanagerResourceType("opsmanager:index:LogCollectionJob")]
     public partial class LogCollectionJob : global::Pulumi.CustomResource
@@ -106,7 +106,7 @@ namespace Pulumi.Opsmanager
         public Output<int> SizeRequestedPerFileBytes { get; private set; } = null!;
 
         /// <summary>
-        /// `IN_PROGRESS`, `SUCCESS`, `FAILURE`, `MARKED_FOR_EXPIRY` or `EXPIRED` (a newer server's value is passed on as it is); `""` until the server has listed the job.
+        /// `IN_PROGRESS`, `SUCCESS`, `FAILURE`, `MARKED_FOR_EXPIRY` or `EXPIRED` (a newer server's value is passed on as it is); `""` until the first refresh reads it (a create reads nothing back).
         /// </summary>
         [Output("status")]
         public Output<string> Status { get; private set; } = null!;

@@ -8,7 +8,7 @@ import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
- * A log collection job: created once with a POST and tracked by the id the server returns, then followed through its life where the server allows: `pulumi refresh` shows its `status` and, once it has succeeded, its `downloadUrl`; a new `expirationDate` is set in place; `pulumi destroy` deletes it. A change of any other input starts a new job.
+ * A log collection job: created once with a POST and tracked by the id the server returns, then followed through its life where the server allows: `pulumi refresh` shows its `status` and, once it has succeeded, its `downloadUrl`; a new `expirationDate` is set in place; `pulumi destroy` deletes it. A change of any other input starts a new job. The create is the POST alone: the job's status and dates are the first refresh's to read.
  */
 export class LogCollectionJob extends pulumi.CustomResource {
     /**
@@ -108,7 +108,7 @@ export class LogCollectionJob extends pulumi.CustomResource {
      */
     declare public readonly sizeRequestedPerFileBytes: pulumi.Output<number>;
     /**
-     * `IN_PROGRESS`, `SUCCESS`, `FAILURE`, `MARKED_FOR_EXPIRY` or `EXPIRED` (a newer server's value is passed on as it is); `""` until the server has listed the job.
+     * `IN_PROGRESS`, `SUCCESS`, `FAILURE`, `MARKED_FOR_EXPIRY` or `EXPIRED` (a newer server's value is passed on as it is); `""` until the first refresh reads it (a create reads nothing back).
      */
     declare public /*out*/ readonly status: pulumi.Output<string>;
     /**

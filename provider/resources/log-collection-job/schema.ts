@@ -80,7 +80,8 @@ export const LOG_COLLECTION_JOB_SCHEMA = {
     "A log collection job: created once with a POST and tracked by the id the server returns, then followed " +
     "through its life where the server allows: `pulumi refresh` shows its `status` and, once it has succeeded, " +
     "its `downloadUrl`; a new `expirationDate` is set in place; `pulumi destroy` deletes it. A change of any " +
-    "other input starts a new job.",
+    "other input starts a new job. The create is the POST alone: the job's status and dates are the first " +
+    "refresh's to read.",
   inputs: {
     ...DECLARED,
     expirationDate: {
@@ -98,7 +99,7 @@ export const LOG_COLLECTION_JOB_SCHEMA = {
       type: { type: "string" },
       description:
         "`IN_PROGRESS`, `SUCCESS`, `FAILURE`, `MARKED_FOR_EXPIRY` or `EXPIRED` (a newer server's value is passed on " +
-        'as it is); `""` until the server has listed the job.',
+        'as it is); `""` until the first refresh reads it (a create reads nothing back).',
       required: true,
     },
     creationDate: {

@@ -12,7 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A log collection job: created once with a POST and tracked by the id the server returns, then followed through its life where the server allows: `pulumi refresh` shows its `status` and, once it has succeeded, its `downloadUrl`; a new `expirationDate` is set in place; `pulumi destroy` deletes it. A change of any other input starts a new job.
+// A log collection job: created once with a POST and tracked by the id the server returns, then followed through its life where the server allows: `pulumi refresh` shows its `status` and, once it has succeeded, its `downloadUrl`; a new `expirationDate` is set in place; `pulumi destroy` deletes it. A change of any other input starts a new job. The create is the POST alone: the job's status and dates are the first refresh's to read.
 type LogCollectionJob struct {
 	pulumi.CustomResourceState
 
@@ -46,7 +46,7 @@ type LogCollectionJob struct {
 	RootResourceType pulumi.StringOutput `pulumi:"rootResourceType"`
 	// A whole number of bytes from 1 to 2^53−1. A change is a replacement.
 	SizeRequestedPerFileBytes pulumi.IntOutput `pulumi:"sizeRequestedPerFileBytes"`
-	// `IN_PROGRESS`, `SUCCESS`, `FAILURE`, `MARKED_FOR_EXPIRY` or `EXPIRED` (a newer server's value is passed on as it is); `""` until the server has listed the job.
+	// `IN_PROGRESS`, `SUCCESS`, `FAILURE`, `MARKED_FOR_EXPIRY` or `EXPIRED` (a newer server's value is passed on as it is); `""` until the first refresh reads it (a create reads nothing back).
 	Status pulumi.StringOutput `pulumi:"status"`
 	// Bytes collected, before compression; 0 until the server says.
 	UncompressedSizeTotalBytes pulumi.IntOutput `pulumi:"uncompressedSizeTotalBytes"`
@@ -322,7 +322,7 @@ func (o LogCollectionJobOutput) SizeRequestedPerFileBytes() pulumi.IntOutput {
 	return o.ApplyT(func(v *LogCollectionJob) pulumi.IntOutput { return v.SizeRequestedPerFileBytes }).(pulumi.IntOutput)
 }
 
-// `IN_PROGRESS`, `SUCCESS`, `FAILURE`, `MARKED_FOR_EXPIRY` or `EXPIRED` (a newer server's value is passed on as it is); `""` until the server has listed the job.
+// `IN_PROGRESS`, `SUCCESS`, `FAILURE`, `MARKED_FOR_EXPIRY` or `EXPIRED` (a newer server's value is passed on as it is); `""` until the first refresh reads it (a create reads nothing back).
 func (o LogCollectionJobOutput) Status() pulumi.StringOutput {
 	return o.ApplyT(func(v *LogCollectionJob) pulumi.StringOutput { return v.Status }).(pulumi.StringOutput)
 }

@@ -182,7 +182,7 @@ class LogCollectionJob(pulumi.CustomResource):
                  size_requested_per_file_bytes: pulumi.Input[Optional[_builtins.int]] = None,
                  __props__=None):
         """
-        A log collection job: created once with a POST and tracked by the id the server returns, then followed through its life where the server allows: `pulumi refresh` shows its `status` and, once it has succeeded, its `downloadUrl`; a new `expirationDate` is set in place; `pulumi destroy` deletes it. A change of any other input starts a new job.
+        A log collection job: created once with a POST and tracked by the id the server returns, then followed through its life where the server allows: `pulumi refresh` shows its `status` and, once it has succeeded, its `downloadUrl`; a new `expirationDate` is set in place; `pulumi destroy` deletes it. A change of any other input starts a new job. The create is the POST alone: the job's status and dates are the first refresh's to read.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -203,7 +203,7 @@ class LogCollectionJob(pulumi.CustomResource):
                  args: LogCollectionJobArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A log collection job: created once with a POST and tracked by the id the server returns, then followed through its life where the server allows: `pulumi refresh` shows its `status` and, once it has succeeded, its `downloadUrl`; a new `expirationDate` is set in place; `pulumi destroy` deletes it. A change of any other input starts a new job.
+        A log collection job: created once with a POST and tracked by the id the server returns, then followed through its life where the server allows: `pulumi refresh` shows its `status` and, once it has succeeded, its `downloadUrl`; a new `expirationDate` is set in place; `pulumi destroy` deletes it. A change of any other input starts a new job. The create is the POST alone: the job's status and dates are the first refresh's to read.
 
         :param str resource_name: The name of the resource.
         :param LogCollectionJobArgs args: The arguments to use to populate this resource's properties.
@@ -440,7 +440,7 @@ class LogCollectionJob(pulumi.CustomResource):
     @pulumi.getter
     def status(self) -> pulumi.Output[_builtins.str]:
         """
-        `IN_PROGRESS`, `SUCCESS`, `FAILURE`, `MARKED_FOR_EXPIRY` or `EXPIRED` (a newer server's value is passed on as it is); `""` until the server has listed the job.
+        `IN_PROGRESS`, `SUCCESS`, `FAILURE`, `MARKED_FOR_EXPIRY` or `EXPIRED` (a newer server's value is passed on as it is); `""` until the first refresh reads it (a create reads nothing back).
         """
         return pulumi.get(self, "status")
 
