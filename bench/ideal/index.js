@@ -157,7 +157,10 @@ function outputs(inputs, key, adopted) {
       .filter((r) => r.groupId !== undefined)
       .map((r) => ({ groupId: r.groupId, roleName: r.roleName })),
     restoreOnDelete: inputs.restoreOnDelete ?? false,
+    keepers: { ...(inputs.keepers ?? {}) },
     adopted,
+    // The version of the state's shape ours writes (provider/resources/org-api-key/state.ts).
+    stateVersion: 2,
     managed: {
       desc: inputs.desc !== undefined,
       roles: inputs.roles !== undefined,
@@ -256,7 +259,7 @@ function provider(send) {
       const { groupId, __provider, ...job } = inputs;
       const created = await call("POST", `/groups/${groupId}/logCollectionJobs`, job);
       const outs = { ...withoutProvider(inputs), jobId: created.id, ...jobFields(undefined) };
-      return { id: created.id, outs: { ...outs, managed: { expirationDate: false } } };
+      return { id: created.id, outs: { ...outs, managed: { expirationDate: false }, stateVersion: 1 } };
     },
     async read(id, props) {
       const record = (await project(props.groupId)).get(id);

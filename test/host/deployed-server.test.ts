@@ -238,7 +238,7 @@ describe.each(BOTH)("a program against the %s server, through the host", (profil
         urn(JOB_TYPE, "no-window"),
         fixture.withJob(jobInputs({ resourceName: "rs-no-window" })),
       );
-      // The last POST: the create's listing of the project follows it.
+      // The last POST.
       expect(sim.requests.filter((q) => q.method === "POST").at(-1)?.body).not.toHaveProperty(
         "logCollectionFromDate",
       );

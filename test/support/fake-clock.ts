@@ -34,19 +34,18 @@ export function watched<T>(promise: Promise<T>): { promise: Promise<T>; settled:
 }
 
 /**
- * Runs `body` with fake `setTimeout`/`clearTimeout` (and, with `date` or `performance`, a fake `Date` or
- * `performance.now()` on the same clock), real ones restored after, whatever happens.
+ * Runs `body` with fake `setTimeout`/`clearTimeout` (and, with `date`, a fake `Date` on the same clock),
+ * real ones restored after, whatever happens.
  */
 export async function withFakeTimeouts<T>(
   body: () => Promise<T>,
-  options: { date?: boolean; performance?: boolean } = {},
+  options: { date?: boolean } = {},
 ): Promise<T> {
   const toFake: NonNullable<Parameters<typeof vi.useFakeTimers>[0]>["toFake"] = [
     "setTimeout",
     "clearTimeout",
   ];
   if (options.date) toFake.push("Date");
-  if (options.performance) toFake.push("performance");
   vi.useFakeTimers({ toFake });
   try {
     return await body();

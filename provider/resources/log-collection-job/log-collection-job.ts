@@ -67,15 +67,15 @@ export class LogCollectionJob extends pulumi.CustomResource {
   declare readonly redacted: pulumi.Output<boolean>;
   declare readonly logCollectionFromDate: pulumi.Output<number | undefined>;
   declare readonly logCollectionToDate: pulumi.Output<number | undefined>;
-  /** `IN_PROGRESS`, `SUCCESS`, `FAILURE`, `MARKED_FOR_EXPIRY` or `EXPIRED`; `""` until the server has listed the job. */
+  /** `IN_PROGRESS`, `SUCCESS`, `FAILURE`, `MARKED_FOR_EXPIRY` or `EXPIRED`; `""` until the first refresh (a create reads nothing back). */
   declare readonly status: pulumi.Output<string>;
-  /** When the server created the job (ISO 8601); `""` until the server has listed the job. */
+  /** When the server created the job (ISO 8601); `""` until the first refresh. */
   declare readonly creationDate: pulumi.Output<string>;
-  /** When the job expires (ISO 8601): the server's at the last refresh, or the declared one. */
+  /** When the job expires (ISO 8601): the server's at the last refresh, or the declared one (`""` before the first refresh when none is declared). */
   declare readonly expirationDate: pulumi.Output<string>;
   /** Where the archive is downloaded from, once the job has succeeded; else `""`. */
   declare readonly downloadUrl: pulumi.Output<string>;
-  /** The id of the user or API key that created the job; `""` until the server has listed the job. */
+  /** The id of the user or API key that created the job; `""` until the first refresh. */
   declare readonly userId: pulumi.Output<string>;
   declare readonly rootResourceName: pulumi.Output<string>;
   /** In lower case, as the server echoes it (`replicaset`). */

@@ -17,9 +17,9 @@ export interface LogCollectionJobProviderInputs extends LogCollectionJobRequest 
 }
 
 /**
- * LogCollectionJob's outputs: the job's id, every input as declared, and the job as the server last
- * listed it, after its create or at a refresh (`""`, or 0, where the server has not said: a job not
- * listed yet, or on a server without a read of jobs).
+ * LogCollectionJob's outputs: the job's id, every input as declared, and the job as the server showed
+ * it at the last refresh (`""`, or 0, where the server has not said: before the first refresh, since a
+ * create reads nothing back, or on a server without a read of jobs).
  */
 export interface LogCollectionJobProviderOutputs extends LogCollectionJobProviderInputs {
   jobId: string;

@@ -103,11 +103,6 @@ export class SharedListing<L, T, S> {
     );
   }
 
-  /** Whether every page is in, or one failed. */
-  get settled(): boolean {
-    return this.outcome !== undefined;
-  }
-
   /** The record, as soon as a page has it; `undefined` once every page is in without it. */
   find(selector: S): Promise<T | undefined> {
     return new Promise((resolve, reject) => {

@@ -1,7 +1,7 @@
 /**
  * What a deployment learns, kept for as long as the host runs. What it learns of a server is kept per
  * client ({@link perServer}), and clients are per server and credentials, so different credentials never
- * share what they see: the shared listings and the writes they wait for (./listing-cache.ts), what a
+ * share what they see: the shared listings (./listing-cache.ts), what a
  * server showed of its log collection jobs (../log-collection-job/job-memory.ts). What it learns of the
  * things its resources manage is kept for the deployment ({@link perDeployment}): what it created and
  * what was there before (./replacement.ts). Each
