@@ -117,25 +117,16 @@ export async function diff(
 }
 
 /**
- * `create`: {@link createJob}, and nothing more. The job's status and dates are not read: the POST
- * answers its id only, a GET or a listing per job would double the creates' requests (the engine starts
- * them one by one, too far apart to share a listing), and a status read then would say `IN_PROGRESS`
- * until the next refresh anyway. They stay not shown (`""`) until the first refresh reads them.
+ * `create`: one POST; the returned id is the resource's id. Never sent twice. With `expirationDate`,
+ * which the create does not take, one PATCH follows. Nothing is read back: the POST answers the job's id
+ * only, a GET or a listing per job would double the creates' requests (the engine starts them one by
+ * one, too far apart to share a listing), and a status read then would say `IN_PROGRESS` until the next
+ * refresh anyway. The job's status and dates stay not shown (`""`) until the first refresh reads them.
  */
 export async function create(inputs: LogCollectionJobProviderInputs) {
   await whenConfigured();
-  return createJob(inputs);
-}
-
-/**
- * One POST; the returned id is the resource's id. Never sent twice. With `expirationDate`, which the
- * create does not take, one PATCH follows.
- */
-async function createJob(inputs: LogCollectionJobProviderInputs) {
-  const client = clientIn(
-    `LogCollectionJob (project ${inputs.groupId}${onServer(inputs.server)})`,
-    inputs.server,
-  );
+  const what = `LogCollectionJob (project ${inputs.groupId}${onServer(inputs.server)})`;
+  const client = clientIn(what, inputs.server);
   const sentAt = new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
   let id: string;
   try {
@@ -160,11 +151,7 @@ async function createJob(inputs: LogCollectionJobProviderInputs) {
       : error instanceof UncertainCreateError
         ? `. Before running \`pulumi up\` again, ${error.check}: a ${inputs.resourceType} ${inputs.resourceName} job made around ${sentAt} (this machine's clock) by the API key this stack signs with (${settingKey(inputs.server, "publicKey")}) may be this attempt's, which is not in the stack; delete it, or \`pulumi up\` makes the job again. No other job was changed.`
         : "";
-    const wrapped = inContext(
-      `LogCollectionJob (project ${inputs.groupId}${onServer(inputs.server)})`,
-      error,
-      advice,
-    );
+    const wrapped = inContext(what, error, advice);
     if (error instanceof MalformedCreateAnswerError) {
       const { createdId } = error;
       wrapped.message += `. The server did create job ${createdId}: it is recorded in the stack; run \`pulumi refresh\` or \`pulumi up\` again to settle it.`;
