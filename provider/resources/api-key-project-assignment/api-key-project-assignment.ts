@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { GroupRole } from "../../api/types";
+import { plainLeakTraces } from "../shared/promise-stacks";
 import { API_KEY_PROJECT_ASSIGNMENT_PROVIDER, dynamicType } from "../shared/providers";
 import { restoringFirst } from "../shared/replace-order";
 import type { PreviousAssignment } from "./types";
@@ -57,18 +58,24 @@ export class ApiKeyProjectAssignment extends pulumi.CustomResource {
   declare readonly server: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: ApiKeyProjectAssignmentArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      dynamicType("ApiKeyProjectAssignment"),
-      name,
-      {
-        restoreOnDelete: undefined,
-        server: undefined,
-        ...args,
-        previous: undefined,
-        __provider: API_KEY_PROJECT_ASSIGNMENT_PROVIDER,
-      },
-      restoringFirst(args.restoreOnDelete, opts),
-    );
+    // The SDK's promise-debugging stacks are written plainly while it registers (shared/promise-stacks.ts).
+    const restoreStacks = plainLeakTraces();
+    try {
+      super(
+        dynamicType("ApiKeyProjectAssignment"),
+        name,
+        {
+          restoreOnDelete: undefined,
+          server: undefined,
+          ...args,
+          previous: undefined,
+          __provider: API_KEY_PROJECT_ASSIGNMENT_PROVIDER,
+        },
+        restoringFirst(args.restoreOnDelete, opts),
+      );
+    } finally {
+      restoreStacks();
+    }
   }
 
   /**

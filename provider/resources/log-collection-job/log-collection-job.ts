@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { LogType, ResourceType } from "../../api/types";
+import { plainLeakTraces } from "../shared/promise-stacks";
 import { dynamicType, LOG_COLLECTION_JOB_PROVIDER } from "../shared/providers";
 
 /**
@@ -88,27 +89,33 @@ export class LogCollectionJob extends pulumi.CustomResource {
   declare readonly server: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: LogCollectionJobArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      dynamicType("LogCollectionJob"),
-      name,
-      {
-        logCollectionFromDate: undefined,
-        logCollectionToDate: undefined,
-        expirationDate: undefined,
-        server: undefined,
-        ...args,
-        jobId: undefined,
-        status: undefined,
-        creationDate: undefined,
-        downloadUrl: undefined,
-        userId: undefined,
-        rootResourceName: undefined,
-        rootResourceType: undefined,
-        uncompressedSizeTotalBytes: undefined,
-        managed: undefined,
-        __provider: LOG_COLLECTION_JOB_PROVIDER,
-      },
-      opts,
-    );
+    // The SDK's promise-debugging stacks are written plainly while it registers (shared/promise-stacks.ts).
+    const restoreStacks = plainLeakTraces();
+    try {
+      super(
+        dynamicType("LogCollectionJob"),
+        name,
+        {
+          logCollectionFromDate: undefined,
+          logCollectionToDate: undefined,
+          expirationDate: undefined,
+          server: undefined,
+          ...args,
+          jobId: undefined,
+          status: undefined,
+          creationDate: undefined,
+          downloadUrl: undefined,
+          userId: undefined,
+          rootResourceName: undefined,
+          rootResourceType: undefined,
+          uncompressedSizeTotalBytes: undefined,
+          managed: undefined,
+          __provider: LOG_COLLECTION_JOB_PROVIDER,
+        },
+        opts,
+      );
+    } finally {
+      restoreStacks();
+    }
   }
 }

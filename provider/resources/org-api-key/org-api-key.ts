@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { OrgRole } from "../../api/types";
+import { plainLeakTraces } from "../shared/promise-stacks";
 import { dynamicType, ORG_API_KEY_PROVIDER } from "../shared/providers";
 import { restoringFirst } from "../shared/replace-order";
 import type { AccessListEntryOutput, ProjectRole } from "./types";
@@ -109,34 +110,40 @@ export class OrgApiKey extends pulumi.CustomResource {
   declare readonly pendingCreate: pulumi.Output<{ desc: string; sentAt: string } | undefined>;
 
   constructor(name: string, args: OrgApiKeyArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      dynamicType("OrgApiKey"),
-      name,
-      {
-        apiKeyId: undefined,
-        publicKey: undefined,
-        desc: undefined,
-        roles: undefined,
-        restoreOnDelete: undefined,
-        keepers: undefined,
-        accessList: undefined,
-        server: undefined,
-        ...args,
-        privateKey: undefined,
-        projectRoles: undefined,
-        adopted: undefined,
-        managed: undefined,
-        accessListEntries: undefined,
-        pendingCreate: undefined,
-        __provider: ORG_API_KEY_PROVIDER,
-      },
-      // The private key of a created key is a secret: Pulumi encrypts it in state and masks it in
-      // every display (a dynamic provider cannot return a secret itself, pulumi/pulumi#3012).
-      {
-        ...restoringFirst(args.restoreOnDelete, opts),
-        additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "privateKey"],
-      },
-    );
+    // The SDK's promise-debugging stacks are written plainly while it registers (shared/promise-stacks.ts).
+    const restoreStacks = plainLeakTraces();
+    try {
+      super(
+        dynamicType("OrgApiKey"),
+        name,
+        {
+          apiKeyId: undefined,
+          publicKey: undefined,
+          desc: undefined,
+          roles: undefined,
+          restoreOnDelete: undefined,
+          keepers: undefined,
+          accessList: undefined,
+          server: undefined,
+          ...args,
+          privateKey: undefined,
+          projectRoles: undefined,
+          adopted: undefined,
+          managed: undefined,
+          accessListEntries: undefined,
+          pendingCreate: undefined,
+          __provider: ORG_API_KEY_PROVIDER,
+        },
+        // The private key of a created key is a secret: Pulumi encrypts it in state and masks it in
+        // every display (a dynamic provider cannot return a secret itself, pulumi/pulumi#3012).
+        {
+          ...restoringFirst(args.restoreOnDelete, opts),
+          additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "privateKey"],
+        },
+      );
+    } finally {
+      restoreStacks();
+    }
   }
 
   /**
