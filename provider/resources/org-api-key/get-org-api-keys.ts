@@ -1,10 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { orgApiKeyListing } from "../../api/api-keys";
-import { readWholeListing } from "../../api/listing-pages";
 import type { ApiKey } from "../../api/types";
-import { clientFor, currentClient, whenConfigured } from "../shared/runtime";
-import { resolveServerSettings } from "../shared/servers";
-import { resolveSettings } from "../shared/settings";
 
 /** Arguments of {@link getOrgApiKeys}. */
 export interface GetOrgApiKeysArgs {
@@ -27,6 +22,8 @@ export interface GetOrgApiKeysArgs {
  * for (const key of keys.filter((k) => k.desc?.startsWith("ci-"))) new OrgApiKey(key.publicKey, { orgId, publicKey: key.publicKey, roles: ["ORG_READ_ONLY"] });
  */
 export async function getOrgApiKeys(args: GetOrgApiKeysArgs): Promise<ApiKey[]> {
+  const { clientFor, orgApiKeyListing, readWholeListing, resolveServerSettings, resolveSettings } =
+    await listingParts();
   // runtime.getConfig gives secrets unwrapped, not as Outputs: they serve the digest computation only.
   const config = (key: string) => pulumi.runtime.getConfig(key);
   const settings =
@@ -39,6 +36,31 @@ export async function getOrgApiKeys(args: GetOrgApiKeysArgs): Promise<ApiKey[]> 
  * settings the provider was configured with, then the environment.
  */
 export async function orgApiKeysOn(args: GetOrgApiKeysArgs): Promise<ApiKey[]> {
+  const { currentClient, orgApiKeyListing, readWholeListing, whenConfigured } = await listingParts();
   await whenConfigured();
   return readWholeListing(currentClient(args.server), orgApiKeyListing(args.orgId), {}, { sameTwice: true });
+}
+
+/**
+ * What a listing needs (the HTTP client, the API's schemas and zod), loaded at the first call: the
+ * package's entry is what every program loads, and most never list keys, so a program does not load
+ * them until it does.
+ */
+async function listingParts() {
+  const [keys, pages, runtime, servers, settings] = await Promise.all([
+    import("../../api/api-keys"),
+    import("../../api/listing-pages"),
+    import("../shared/runtime"),
+    import("../shared/servers"),
+    import("../shared/settings"),
+  ]);
+  return {
+    orgApiKeyListing: keys.orgApiKeyListing,
+    readWholeListing: pages.readWholeListing,
+    clientFor: runtime.clientFor,
+    currentClient: runtime.currentClient,
+    whenConfigured: runtime.whenConfigured,
+    resolveServerSettings: servers.resolveServerSettings,
+    resolveSettings: settings.resolveSettings,
+  };
 }
