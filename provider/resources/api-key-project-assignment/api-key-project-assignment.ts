@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { GroupRole } from "../../api/types";
-import { plainLeakTraces } from "../shared/promise-stacks";
+import { unwrittenLeakTraces } from "../shared/promise-stacks";
 import { API_KEY_PROJECT_ASSIGNMENT_PROVIDER, dynamicType } from "../shared/providers";
 import { restoringFirst } from "../shared/replace-order";
 import type { PreviousAssignment } from "./types";
@@ -58,8 +58,8 @@ export class ApiKeyProjectAssignment extends pulumi.CustomResource {
   declare readonly server: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: ApiKeyProjectAssignmentArgs, opts?: pulumi.CustomResourceOptions) {
-    // The SDK's promise-debugging stacks are written plainly while it registers (shared/promise-stacks.ts).
-    const restoreStacks = plainLeakTraces();
+    // The SDK's promise-debugging stacks are left unwritten while it registers (shared/promise-stacks.ts).
+    const restoreStacks = unwrittenLeakTraces();
     try {
       super(
         dynamicType("ApiKeyProjectAssignment"),

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { LogType, ResourceType } from "../../api/types";
-import { plainLeakTraces } from "../shared/promise-stacks";
+import { unwrittenLeakTraces } from "../shared/promise-stacks";
 import { dynamicType, LOG_COLLECTION_JOB_PROVIDER } from "../shared/providers";
 
 /**
@@ -89,8 +89,8 @@ export class LogCollectionJob extends pulumi.CustomResource {
   declare readonly server: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: LogCollectionJobArgs, opts?: pulumi.CustomResourceOptions) {
-    // The SDK's promise-debugging stacks are written plainly while it registers (shared/promise-stacks.ts).
-    const restoreStacks = plainLeakTraces();
+    // The SDK's promise-debugging stacks are left unwritten while it registers (shared/promise-stacks.ts).
+    const restoreStacks = unwrittenLeakTraces();
     try {
       super(
         dynamicType("LogCollectionJob"),

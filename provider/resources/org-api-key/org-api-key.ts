@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { OrgRole } from "../../api/types";
-import { plainLeakTraces } from "../shared/promise-stacks";
+import { unwrittenLeakTraces } from "../shared/promise-stacks";
 import { dynamicType, ORG_API_KEY_PROVIDER } from "../shared/providers";
 import { restoringFirst } from "../shared/replace-order";
 import type { AccessListEntryOutput, ProjectRole } from "./types";
@@ -110,8 +110,8 @@ export class OrgApiKey extends pulumi.CustomResource {
   declare readonly pendingCreate: pulumi.Output<{ desc: string; sentAt: string } | undefined>;
 
   constructor(name: string, args: OrgApiKeyArgs, opts?: pulumi.CustomResourceOptions) {
-    // The SDK's promise-debugging stacks are written plainly while it registers (shared/promise-stacks.ts).
-    const restoreStacks = plainLeakTraces();
+    // The SDK's promise-debugging stacks are left unwritten while it registers (shared/promise-stacks.ts).
+    const restoreStacks = unwrittenLeakTraces();
     try {
       super(
         dynamicType("OrgApiKey"),
