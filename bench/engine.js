@@ -73,6 +73,15 @@ const nothing = {
 // The plugin's types, as a program declares them without a generated SDK (the plugin serving them is
 // the one Pulumi.yaml names).
 const pluginType = { key: "opsmanager:index:OrgApiKey", job: "opsmanager:index:LogCollectionJob" };
+// The program's own CPU, beside the provider host's (bench/lib/host-usage.js writes that one).
+const usage = process.env.OPSMANAGER_BENCH_USAGE_DIR;
+if (usage) {
+  process.on("exit", () => {
+    const { user, system } = process.cpuUsage();
+    const file = require("node:path").join(usage, "program-" + process.pid + ".json");
+    require("node:fs").writeFileSync(file, JSON.stringify({ cpuMs: (user + system) / 1000 }));
+  });
+}
 const dynamic = provider === "ours" ? require("pulumi-opsmanager") : undefined;
 for (const r of list) {
   if (provider === "noop") new pulumi.dynamic.Resource(nothing, r.name, { ...r.inputs, name: r.name });
@@ -156,16 +165,23 @@ function pulumi(bin, dir, env, args) {
   });
 }
 
-/** The provider hosts' figures that ./lib/host-usage.js wrote: the highest peak, and all CPU summed. */
+/**
+ * The provider hosts' figures that ./lib/host-usage.js wrote (the highest peak, and all CPU summed),
+ * and the program's CPU, which the bench's program writes as `program-<pid>.json`.
+ */
 async function hostUsage(folder) {
-  const figures = [];
+  const hosts = [];
+  let programCpuMs = 0;
   for (const name of await fsp.readdir(folder)) {
-    figures.push(JSON.parse(await fsp.readFile(path.join(folder, name), "utf8")));
+    const figures = JSON.parse(await fsp.readFile(path.join(folder, name), "utf8"));
+    if (name.startsWith("program-")) programCpuMs += figures.cpuMs;
+    else hosts.push(figures);
     await fsp.rm(path.join(folder, name));
   }
   return {
-    peakRssBytes: Math.max(0, ...figures.map((f) => f.maxRssKiB * 1024)),
-    cpuMs: figures.reduce((sum, f) => sum + f.cpuMs, 0),
+    peakRssBytes: Math.max(0, ...hosts.map((f) => f.maxRssKiB * 1024)),
+    cpuMs: hosts.reduce((sum, f) => sum + f.cpuMs, 0),
+    programCpuMs,
   };
 }
 
@@ -246,6 +262,9 @@ async function stateBytes(home, stack) {
   return undefined;
 }
 
+/** The median of a list of figures. */
+const middle = (figures) => [...figures].sort((a, b) => a - b)[Math.floor(figures.length / 2)];
+
 /** The median run by wall time of one command. */
 function median(list, phase) {
   return [...list].sort((a, b) => a[phase].ms - b[phase].ms)[Math.floor(list.length / 2)];
@@ -313,6 +332,8 @@ function report(name, deployment, all, goals = RATIO_GOALS) {
         ratio(mine.ms, none.ms),
         ms(mine.cpuMs),
         ms(none.cpuMs),
+        phase === "up" ? ms(mine.programCpuMs) : "",
+        phase === "up" ? ms(none.programCpuMs) : "",
         ms(mine.simCpuMs),
         mib(mine.peakRssBytes),
         mib(none.peakRssBytes),
@@ -324,15 +345,25 @@ function report(name, deployment, all, goals = RATIO_GOALS) {
         goal: `at most ${int(limits[phase])}`,
         met: most <= limits[phase],
       });
-      // The targets are the dynamic host's (the face whose profile they came from).
+      // The targets are the dynamic host's (the face whose profile they came from), and hold for ours
+      // without the simulator's CPU: it shares the two cores, and a real server does not.
       const goal = provider.plugin === undefined ? goals[phase] : undefined;
+      const withoutSim = middle(ours.map((r) => r[phase].ms - r[phase].simCpuMs));
       summary.push({
         comparison: `engine (${name}${face}): pulumi ${phase}, ours / a provider that does nothing`,
         // Two decimals where a goal judges it, so that the figure shown is the one judged.
         figure: goal === undefined ? ratio(mine.ms, none.ms) : `${(mine.ms / none.ms).toFixed(2)}×`,
-        goal: goal === undefined ? "reported" : `at most ${goal}×`,
-        met: goal === undefined ? undefined : mine.ms / none.ms <= goal,
+        goal: "reported",
+        met: undefined,
       });
+      if (goal !== undefined) {
+        summary.push({
+          comparison: `engine (${name}${face}): pulumi ${phase}, ours less the simulator's CPU / a provider that does nothing`,
+          figure: `${(withoutSim / none.ms).toFixed(2)}×`,
+          goal: `at most ${goal}×`,
+          met: withoutSim / none.ms <= goal,
+        });
+      }
     }
   }
   return { rows, summary, limits };
@@ -361,6 +392,8 @@ const HEADERS = [
   "ours / nothing",
   "ours, host CPU",
   "does nothing, host CPU",
+  "ours, program CPU",
+  "does nothing, program CPU",
   "simulator CPU",
   "ours, host peak RSS",
   "does nothing, host peak RSS",
@@ -423,7 +456,7 @@ async function engine() {
       title: `Through the real engine (pulumi ${setup.version}, --parallel ${PARALLEL}, ${RUNS} runs each)`,
       tables: [table(HEADERS, rows)],
       notes: [
-        `The limits are bench/deployment.js's: ${limits.text}. Wall times include the CLI's start, the program's run and the state's writes, which the provider that does nothing pays too. Each row of ours is beside the provider that does nothing of the same kind: the dynamic types beside a dynamic provider that does nothing, the plugin (opsmanager:index:* types) beside a plugin of those types that does nothing (bench/ideal/plugin.js). Host CPU and peak RSS are the provider process's (the dynamic-provider host, or the plugin; bench/lib/host-usage.js); the simulator's CPU is its own process's, on the same two cores.`,
+        `The limits are bench/deployment.js's: ${limits.text}. Wall times include the CLI's start, the program's run and the state's writes, which the provider that does nothing pays too. Each row of ours is beside the provider that does nothing of the same kind: the dynamic types beside a dynamic provider that does nothing, the plugin (opsmanager:index:* types) beside a plugin of those types that does nothing (bench/ideal/plugin.js). Host CPU and peak RSS are the provider process's (the dynamic-provider host, or the plugin; bench/lib/host-usage.js); program CPU is the Pulumi program's process's (an \`up\` runs it, a refresh does not); the simulator's CPU is its own process's, on the same two cores. The dynamic face's ratio goals are judged without the simulator's CPU (each run's wall time less it, then the median), as the issue sets them: a real server does not share the machine; the ratio with it is the row above.`,
       ],
       summary,
       broken: [],
@@ -466,6 +499,7 @@ async function engineLarge() {
       growth.push(row("requests", (r) => r.total));
       growth.push(row("wall ms", (r) => Math.round(r.ms)));
       growth.push(row("host CPU ms", (r) => Math.round(r.cpuMs)));
+      if (phase === "up") growth.push(row("program CPU ms", (r) => Math.round(r.programCpuMs)));
       growth.push(row("host peak RSS MiB", (r) => Math.round(r.peakRssBytes / 1024 / 1024)));
       if (phase === "up") growth.push(row("state KiB", (r) => Math.round(r.stateBytes / 1024)));
     }
