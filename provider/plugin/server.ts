@@ -13,6 +13,7 @@ import type * as provpb from "@pulumi/pulumi/proto/provider_pb";
 import type * as emptypb from "google-protobuf/google/protobuf/empty_pb";
 import { configure } from "../resources/shared/runtime";
 import { configLookup, detailedDiff, grpcError, sameConfig } from "./answers";
+import { previewCreate, previewUpdate } from "./preview";
 import { FUNCTIONS, importResource, PACKAGE, type PluginResource, RESOURCES } from "./resources";
 import { sdkRequire } from "./sdk";
 import { fromStruct, toStruct } from "./values";
@@ -112,7 +113,7 @@ export function providerService(): grpc.UntypedServiceImplementation {
         await configure({ config: configLookup(fromStruct(call.request.getArgs()).values) });
         return new pb.ConfigureResponse()
           .setAcceptsecrets(true)
-          .setSupportspreview(false)
+          .setSupportspreview(true)
           .setAcceptresources(false);
       });
     },
@@ -162,6 +163,9 @@ export function providerService(): grpc.UntypedServiceImplementation {
           const resource = resourceOf(req.getUrn(), req.getType());
           const inputs = fromStruct(req.getProperties());
           secrets.push(...secretNames(resource, inputs.secrets));
+          if (req.getPreview()) {
+            return new pb.CreateResponse().setProperties(toStruct(previewCreate(inputs.values), secrets));
+          }
           const made = await resource.create(inputs.values);
           return new pb.CreateResponse().setId(made.id).setProperties(toStruct(made.outs, secrets));
         },
@@ -194,7 +198,15 @@ export function providerService(): grpc.UntypedServiceImplementation {
         const resource = resourceOf(req.getUrn(), req.getType());
         const olds = fromStruct(req.getOlds());
         const news = fromStruct(req.getNews());
-        const updated = await resource.update(req.getId(), olds.values, news.values);
+        const updated = req.getPreview()
+          ? {
+              outs: previewUpdate(
+                olds.values,
+                news.values,
+                await resource.fieldDiff(req.getId(), olds.values, news.values),
+              ),
+            }
+          : await resource.update(req.getId(), olds.values, news.values);
         return new pb.UpdateResponse().setProperties(
           toStruct(updated.outs, secretNames(resource, olds.secrets, news.secrets)),
         );

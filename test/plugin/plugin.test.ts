@@ -169,6 +169,46 @@ describe("test/plugin: the provider plugin over gRPC", () => {
     ]);
   });
 
+  it("a preview's Create and Update answer what the provider knows, and send nothing", async () => {
+    const configured = await plugin.call<provpbTypes.ConfigureResponse>(
+      "configure",
+      new provpb.ConfigureRequest()
+        .setArgs(struct({ baseUrl: sim.url, publicKey: sim.publicKey, privateKey: secret(sim.privateKey) }))
+        .setAcceptsecrets(true),
+    );
+    expect(configured.getSupportspreview()).toBe(true);
+    const inputs = { orgId: sim.orgId, desc: "previewed", roles: ["ORG_READ_ONLY", "ORG_MEMBER"] };
+    const made = await create(KEY, (await check(KEY, inputs)).inputs);
+    sim.resetRequests();
+
+    // A create: its inputs; the id and private key only the server gives stay unknown (absent).
+    const preview = await plugin.call<provpbTypes.CreateResponse>(
+      "create",
+      new provpb.CreateRequest().setUrn(urn(KEY, "new")).setProperties(struct(inputs)).setPreview(true),
+    );
+    const created = plain(preview.getProperties());
+    expect(created).toMatchObject({ desc: "previewed", roles: ["ORG_MEMBER", "ORG_READ_ONLY"] });
+    expect(created).not.toHaveProperty("apiKeyId");
+    expect(created).not.toHaveProperty("privateKey");
+
+    // An update: the old outputs, the changed inputs laid over them; the id and private key as they were.
+    const news = { ...inputs, desc: "changed in place" };
+    const updated = await plugin.call<provpbTypes.UpdateResponse>(
+      "update",
+      new provpb.UpdateRequest()
+        .setUrn(urn(KEY))
+        .setId(made.id)
+        .setOlds(struct(made.properties as never))
+        .setNews(struct(news))
+        .setPreview(true),
+    );
+    const outs = plain(updated.getProperties());
+    expect(outs).toEqual({ ...made.properties, desc: "changed in place" });
+    expect(outs.privateKey).toEqual(made.properties.privateKey);
+    expect(sim.requests).toEqual([]);
+    expect(sim.state.apiKey(made.id)?.desc).toBe("previewed");
+  });
+
   it("import: <orgId>/<apiKeyId> reads the key's inputs from the server; a malformed id names the form", async () => {
     const key =
       sim.state.apiKeys(sim.orgId).find((k) => k.id !== sim.state.apiKeys()[0]?.id) ??
