@@ -9,6 +9,7 @@ import { isProjectGone } from "../../api/project-gone";
 import type { GroupRole } from "../../api/types";
 import { asDynamicDiff, type FieldDiff } from "../shared/field-diff";
 import { inContext } from "../shared/in-context";
+import { linkedKeyId } from "../shared/preview-links";
 import {
   carriedOriginal,
   managedHere,
@@ -29,6 +30,7 @@ import {
   serverField,
 } from "../shared/server-input";
 import { isUnknown } from "../shared/validate";
+import { warn } from "../shared/warn";
 import { checkAssignmentInputs, roleSet, sameRoles } from "./api-key-project-assignment-inputs";
 import { findAssignment, rememberAssignment } from "./project-key-cache";
 import { assignmentId, upgradeAssignmentState } from "./state";
@@ -79,6 +81,27 @@ async function setRoles(
   rememberAssignment(client, groupId, apiKeyId, set);
 }
 
+/**
+ * Whether an `apiKeyId` not known yet, in a dynamic preview, is the id the assignment has: the key it
+ * comes from was diffed in this deployment as keeping that id (../shared/preview-links.ts). When no key
+ * says, the preview shows a replacement that `up` makes only if the id changes, and a warning says so.
+ */
+function keepsKeyId(
+  news: ApiKeyProjectAssignmentProviderInputs,
+  state: { apiKeyId: string; groupId: string },
+) {
+  if (!isUnknown(news.apiKeyId)) return false;
+  const link = linkedKeyId(news, state.apiKeyId);
+  if (link === "unlinked") {
+    warn(
+      `${where(state)}: this preview cannot tell whether apiKeyId changes (it comes from a value not known before \`pulumi up\`, ` +
+        "not from an OrgApiKey's own apiKeyId output that this preview diffed), so it shows a replacement; `pulumi up` replaces " +
+        "the assignment only if the id it gets differs.",
+    );
+  }
+  return link === "same";
+}
+
 /** `check`: one failure per bad input, naming the rule; values not known yet pass. */
 export function check(_olds: object, news: object) {
   return checkResource<ApiKeyProjectAssignmentProviderInputs>(news, checkAssignmentInputs);
@@ -103,7 +126,7 @@ export async function fieldDiff(
   const server = serverDiff(news, state);
   if (server.replace) replaces.push("server");
   if (changed(news.groupId, state.groupId)) replaces.push("groupId");
-  if (changed(news.apiKeyId, state.apiKeyId)) replaces.push("apiKeyId");
+  if (changed(news.apiKeyId, state.apiKeyId) && !keepsKeyId(news, state)) replaces.push("apiKeyId");
   const rolesDiffer = isUnknown(news.roles) || !sameRoles(news.roles ?? [], state.roles);
   const restoreDiffers =
     isUnknown(news.restoreOnDelete) || (news.restoreOnDelete ?? false) !== state.restoreOnDelete;

@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { GroupRole } from "../../api/types";
+import { apiKeyIdSource } from "../shared/preview-tokens";
 import { unwrittenLeakTraces } from "../shared/promise-stacks";
 import { API_KEY_PROJECT_ASSIGNMENT_PROVIDER, dynamicType } from "../shared/providers";
 import { restoringFirst } from "../shared/replace-order";
@@ -69,6 +70,8 @@ export class ApiKeyProjectAssignment extends pulumi.CustomResource {
           server: undefined,
           ...args,
           previous: undefined,
+          // In a preview only: which key's id `apiKeyId` is (shared/preview-links.ts).
+          ...apiKeyIdSource(args.apiKeyId),
           __provider: API_KEY_PROJECT_ASSIGNMENT_PROVIDER,
         },
         restoringFirst(args.restoreOnDelete, opts),

@@ -7,6 +7,7 @@ import type { ApiKeySelector } from "../../api/api-keys";
 import { idRule } from "../../api/ids";
 import type { ApiKey, OrgRole } from "../../api/schemas";
 import { asDynamicDiff, type FieldDiff } from "../shared/field-diff";
+import { noteKeyVerdict } from "../shared/preview-links";
 import { carriedOriginal, noteManagedHere } from "../shared/replacement";
 import { ResourceError } from "../shared/resource-error";
 import { currentClient, whenConfigured } from "../shared/runtime";
@@ -125,6 +126,8 @@ export async function fieldDiff(
     !sameSet(news.accessList ?? [], state.accessList);
   if (news.accessList === undefined ? state.accessList !== undefined : listDiffers)
     updates.push("accessList");
+  // A dependent that takes this key's id learns, in a dynamic preview, whether it stays.
+  noteKeyVerdict(news, state.apiKeyId, replaces.length === 0);
   return {
     replaces,
     updates,

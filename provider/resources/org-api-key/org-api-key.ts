@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { OrgRole } from "../../api/types";
+import { nameIdOutputs, previewToken, tokenInput } from "../shared/preview-tokens";
 import { unwrittenLeakTraces } from "../shared/promise-stacks";
 import { dynamicType, ORG_API_KEY_PROVIDER } from "../shared/providers";
 import { restoringFirst } from "../shared/replace-order";
@@ -112,6 +113,14 @@ export class OrgApiKey extends pulumi.CustomResource {
   constructor(name: string, args: OrgApiKeyArgs, opts?: pulumi.CustomResourceOptions) {
     // The SDK's promise-debugging stacks are left unwritten while it registers (shared/promise-stacks.ts).
     const restoreStacks = unwrittenLeakTraces();
+    // The private key of a created key is a secret: Pulumi encrypts it in state and masks it in
+    // every display (a dynamic provider cannot return a secret itself, pulumi/pulumi#3012).
+    const options = {
+      ...restoringFirst(args.restoreOnDelete, opts),
+      additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "privateKey"],
+    };
+    // In a preview only: what lets a dependent know the key keeps its id (shared/preview-links.ts).
+    const token = previewToken(options);
     try {
       super(
         dynamicType("OrgApiKey"),
@@ -132,15 +141,12 @@ export class OrgApiKey extends pulumi.CustomResource {
           managed: undefined,
           accessListEntries: undefined,
           pendingCreate: undefined,
+          ...tokenInput(token),
           __provider: ORG_API_KEY_PROVIDER,
         },
-        // The private key of a created key is a secret: Pulumi encrypts it in state and masks it in
-        // every display (a dynamic provider cannot return a secret itself, pulumi/pulumi#3012).
-        {
-          ...restoringFirst(args.restoreOnDelete, opts),
-          additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "privateKey"],
-        },
+        options,
       );
+      nameIdOutputs(token, this.apiKeyId, this.id);
     } finally {
       restoreStacks();
     }

@@ -8,6 +8,7 @@ import { quoteValue } from "../../api/ids";
 import type { HttpClient } from "../../client";
 import { ConfigError } from "./config-error";
 import { inContext } from "./in-context";
+import { previewInputs } from "./preview-links";
 import { currentClient, currentConfig, currentSettings, whenConfigured } from "./runtime";
 import { serverNameRule, settingKey, unknownServerReason } from "./servers";
 import { type CheckFailure, isUnknown, typeRule } from "./validate";
@@ -128,6 +129,11 @@ export type InputCheck = (news: Record<string, unknown>) => {
 export async function checkResource<Inputs>(news: object, checkInputs: InputCheck) {
   await whenConfigured();
   const serverFailures = checkServer(news as Record<string, unknown>);
-  const { inputs, failures } = checkInputs(news as Record<string, unknown>);
-  return { inputs: inputs as Partial<Inputs> as Inputs, failures: [...failures, ...serverFailures] };
+  // A dynamic preview's links between a key and its dependents are no inputs: they reach `diff` as they came.
+  const links = previewInputs(news);
+  const declared = { ...(news as Record<string, unknown>) };
+  for (const name of Object.keys(links)) delete declared[name];
+  const { inputs, failures } = checkInputs(declared);
+  const checked = { ...inputs, ...links };
+  return { inputs: checked as Partial<Inputs> as Inputs, failures: [...failures, ...serverFailures] };
 }
