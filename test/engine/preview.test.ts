@@ -1,0 +1,222 @@
+/**
+ * Previews that are what `up` does, in both faces: for each change the README's examples allow, the
+ * steps of `pulumi preview --json` are the steps of the `up` that follows, an unchanged dependent
+ * previews as `same`, and a replacement the engine makes whatever the provider's diff says (`replaceOnChanges`,
+ * `--replace`) still previews its dependents as replaced: a hidden replacement is worse than a false one. Through the plugin, a stack output the
+ * update does not change is not shown as changing.
+ */
+import { expect, it } from "vitest";
+import { describeEngine } from "./support/cli";
+import { OPSMANAGER_TS, pluginProjectYaml } from "./support/plugin-project";
+import { type EngineStack, type ProjectOptions, readEvents } from "./support/stack";
+import { openWorld, writes } from "./support/world";
+
+/** examples/ci-key's resources and a job, every value that the changes below touch read from config. */
+const program = (from: string) => `import * as pulumi from "@pulumi/pulumi";
+import { ApiKeyProjectAssignment, LogCollectionJob, OrgApiKey } from "${from}";
+
+const config = new pulumi.Config();
+// biome-ignore lint: the test's values are checked by the provider, not by the compiler
+const list = (name: string) => config.requireObject<any[]>(name);
+const groupId = config.require("groupId");
+const key = new OrgApiKey(
+  "ci",
+  {
+    orgId: config.require("orgId"),
+    desc: config.require("desc"),
+    roles: list("roles"),
+    accessList: list("accessList"),
+    keepers: { rotated: config.require("rotated") },
+  },
+  config.getBoolean("replaceOnDesc") ? { replaceOnChanges: ["desc"] } : {},
+);
+const inProject = new ApiKeyProjectAssignment("ci-in-project", {
+  apiKeyId: key.apiKeyId,
+  groupId,
+  roles: list("projectRoles"),
+});
+new LogCollectionJob("logs", {
+  groupId,
+  resourceType: "REPLICASET",
+  resourceName: config.require("resourceName"),
+  sizeRequestedPerFileBytes: 10_000_000,
+  logTypes: ["MONGODB"],
+  redacted: true,
+});
+export const apiKeyId = key.apiKeyId;
+export const publicKey = key.publicKey;
+export const privateKey = key.privateKey;
+export const projectRoles = inProject.roles;
+`;
+
+const TSCONFIG = JSON.stringify({
+  compilerOptions: { strict: true, target: "es2020", module: "commonjs", moduleResolution: "node" },
+  files: ["index.ts"],
+});
+
+const FACES: Record<string, ProjectOptions> = {
+  dynamic: {
+    files: {
+      "Pulumi.yaml": "name: preview-truth\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n",
+      "tsconfig.json": TSCONFIG,
+      "index.ts": program("pulumi-opsmanager"),
+    },
+  },
+  plugin: {
+    files: {
+      "Pulumi.yaml": pluginProjectYaml("preview-truth"),
+      "tsconfig.json": TSCONFIG.replace('["index.ts"]', '["index.ts", "opsmanager.ts"]'),
+      "opsmanager.ts": OPSMANAGER_TS,
+      "index.ts": program("./opsmanager"),
+    },
+  },
+};
+
+/**
+ * `op name` of each change to one of this package's resources (not its provider), sorted: `preview
+ * --json` lists a replacement as one `replace` step and leaves out what stays the same, where `up`'s
+ * events have each of a replacement's steps and every `same`.
+ */
+function ours(steps: { op: string; urn: string }[]): string[] {
+  const ops = steps
+    .filter((s) => /::(pulumi-nodejs:dynamic\/opsmanager|opsmanager:index):/.test(s.urn))
+    .filter((s) => s.op !== "same")
+    .map((s) => `${/replace/.test(s.op) ? "replace" : s.op} ${s.urn.split("::").pop()}`);
+  return [...new Set(ops)].sort();
+}
+
+/** The steps of `pulumi preview --json`, as {@link ours} writes them. */
+async function preview(stack: EngineStack, args: string[] = []): Promise<string[]> {
+  return (await previewJson(stack, args)).steps;
+}
+
+/** `pulumi preview --json`: its steps, and the text of its diagnostics. */
+async function previewJson(stack: EngineStack, args: string[] = []) {
+  const run = await stack.pulumi(["preview", "--json", ...args]);
+  const json = JSON.parse(run.stdout) as {
+    steps: { op: string; urn: string }[];
+    diagnostics?: { message: string }[];
+  };
+  const messages = (json.diagnostics ?? []).map((d) => d.message);
+  // What the CLI printed besides the JSON (a provider's own output) counts as shown.
+  return { steps: ours(json.steps), shown: [...messages, run.stderr].join("\n").replace(/\s+/g, " ") };
+}
+
+/** The stack outputs a text preview shows as changing (its `Outputs:` section), by name. */
+async function changingOutputs(stack: EngineStack): Promise<string[]> {
+  const text = (await stack.pulumi(["preview"])).stdout;
+  const section = text.split(/^Outputs:$/m)[1]?.split(/^Resources:$/m)[0] ?? "";
+  return [...section.matchAll(/^\s+[~+-] (\w+):/gm)].map((m) => m[1]!);
+}
+
+/** `pulumi up`, and the steps it finished, as {@link ours} writes them. */
+async function up(stack: EngineStack, args: string[] = []): Promise<{ steps: string[]; stdout: string }> {
+  const log = stack.tempFile(`events-${Date.now()}-${Math.random().toString(16).slice(2)}.jsonl`);
+  const run = await stack.pulumi(["up", "--yes", "--event-log", log, ...args]);
+  const steps = readEvents(log).flatMap((e) => (e.resOutputsEvent ? [e.resOutputsEvent.metadata] : []));
+  return { steps: ours(steps), stdout: run.stdout };
+}
+
+for (const [face, project] of Object.entries(FACES)) {
+  describeEngine(`test/engine/preview (${face}): a preview's steps are the up's`, (bin) => {
+    it("each change the examples allow: desc, roles, an access-list entry, an assignment's roles, a job input, a keeper", async ({
+      onTestFinished,
+    }) => {
+      const { stack, sim } = await openWorld(onTestFinished, bin, { project });
+      const set = (key: string, value: string) => stack.pulumi(["config", "set", key, value]);
+      await set("orgId", sim.orgId);
+      await set("groupId", sim.groupId);
+      await set("desc", "CI pipeline (created by Pulumi)");
+      await set("roles", '["ORG_MEMBER"]');
+      await set("accessList", '["203.0.113.0/24"]');
+      await set("rotated", "2026-01");
+      await set("projectRoles", '["GROUP_READ_ONLY"]');
+      await set("resourceName", "rs0");
+      await up(stack);
+
+      const changes: { change: () => Promise<unknown>; steps: string[] }[] = [
+        {
+          change: () => set("desc", "changed desc"),
+          steps: ["update ci"],
+        },
+        {
+          change: () => set("roles", '["ORG_READ_ONLY", "ORG_MEMBER"]'),
+          steps: ["update ci"],
+        },
+        {
+          change: () => set("accessList", '["203.0.113.0/24", "198.51.100.7"]'),
+          steps: ["update ci"],
+        },
+        {
+          change: () => set("projectRoles", '["GROUP_READ_ONLY", "GROUP_AUTOMATION_ADMIN"]'),
+          steps: ["update ci-in-project"],
+        },
+        {
+          change: () => set("resourceName", "rs1"),
+          steps: ["replace logs"],
+        },
+        {
+          change: () => set("rotated", "2026-02"),
+          steps: ["replace ci", "replace ci-in-project"],
+        },
+      ];
+      for (const [i, { change, steps }] of changes.entries()) {
+        await change();
+        sim.resetRequests();
+        expect(await preview(stack), `change ${i}: preview`).toEqual(steps);
+        // A key updated in place keeps its id and keys; the plugin's preview says so. (The dynamic
+        // face's host cannot: the README's "What a preview shows".)
+        if (face === "plugin" && i === 0) expect(await changingOutputs(stack)).toEqual([]);
+        expect(writes(sim), `change ${i}: the preview sends nothing`).toEqual([]);
+        expect((await up(stack)).steps, `change ${i}: up`).toEqual(steps);
+      }
+      await stack.pulumi(["preview", "--expect-no-changes"]);
+      await stack.pulumi(["destroy", "--yes"]);
+    });
+
+    it("a key the engine replaces whatever its diff says previews its dependent as replaced: replaceOnChanges, --replace", async ({
+      onTestFinished,
+    }) => {
+      const { stack, sim } = await openWorld(onTestFinished, bin, { project });
+      const set = (key: string, value: string) => stack.pulumi(["config", "set", key, value]);
+      await set("orgId", sim.orgId);
+      await set("groupId", sim.groupId);
+      await set("desc", "CI pipeline (created by Pulumi)");
+      await set("roles", '["ORG_MEMBER"]');
+      await set("accessList", '["203.0.113.0/24"]');
+      await set("rotated", "2026-01");
+      await set("projectRoles", '["GROUP_READ_ONLY"]');
+      await set("resourceName", "rs0");
+      await set("replaceOnDesc", "true");
+      await up(stack);
+      const expected = ["replace ci", "replace ci-in-project"];
+
+      // replaceOnChanges: the provider's diff says update, the engine replaces. The engine applies it
+      // to the fields a provider's diff names, and the dynamic host names none: there the key is
+      // updated, and since its preview cannot know that, the dependent shows the replacement that
+      // could come, with a warning, rather than hide it.
+      await set("desc", "changed desc");
+      const shown = await previewJson(stack);
+      if (face === "plugin") {
+        expect(shown.steps).toEqual(expected);
+        expect((await up(stack)).steps).toEqual(expected);
+      } else {
+        expect(shown.steps).toEqual(["replace ci-in-project", "update ci"]);
+        expect(shown.shown).toMatch(
+          /ApiKeyProjectAssignment \(API key \w{24} in project \w{24}\): this preview cannot tell whether apiKeyId changes/,
+        );
+        expect((await up(stack)).steps).toEqual(["update ci"]);
+      }
+
+      // --replace: the engine does not ask the provider at all.
+      await set("replaceOnDesc", "false");
+      await up(stack);
+      const urn = JSON.parse((await stack.pulumi(["stack", "export"])).stdout).deployment.resources.find(
+        (r: { urn: string }) => r.urn.endsWith("::ci"),
+      ).urn as string;
+      expect(await preview(stack, ["--replace", urn])).toEqual(expected);
+      expect((await up(stack, ["--replace", urn])).steps).toEqual(expected);
+      await stack.pulumi(["destroy", "--yes"]);
+    });
+  });
+}
