@@ -103,6 +103,17 @@ describe("a dynamic preview's link between a key and the assignment that takes i
     expect(warned).not.toHaveBeenCalled();
   });
 
+  it("a key checked and never diffed is made anew (a new key, or --replace): the assignment is replaced, with no warning", async () => {
+    await key.check({}, { ...created, [PREVIEW_TOKEN]: "t3" });
+    const diff = await assignment.fieldDiff(
+      `${GROUP}/${KEY_ID}`,
+      assignmentState as never,
+      dependent("t3") as never,
+    );
+    expect(diff.replaces).toEqual(["apiKeyId"]);
+    expect(warned).not.toHaveBeenCalled();
+  });
+
   it("another key kept in place is another id: the assignment is replaced", async () => {
     await key.fieldDiff(
       "6b0f3b03acf4a571a6c4ff99",

@@ -7,7 +7,7 @@ import type { ApiKeySelector } from "../../api/api-keys";
 import { idRule } from "../../api/ids";
 import type { ApiKey, OrgRole } from "../../api/schemas";
 import { asDynamicDiff, type FieldDiff } from "../shared/field-diff";
-import { noteKeyVerdict } from "../shared/preview-links";
+import { noteKeyChecked, noteKeyVerdict } from "../shared/preview-links";
 import { carriedOriginal, noteManagedHere } from "../shared/replacement";
 import { ResourceError } from "../shared/resource-error";
 import { currentClient, whenConfigured } from "../shared/runtime";
@@ -83,6 +83,8 @@ function outputsFor(
 
 /** `check`: one failure per bad input, naming the rule; values not known yet pass. */
 export function check(_olds: object, news: object) {
+  // A dependent that takes this key's id learns, in a dynamic preview, that the engine asked about it.
+  noteKeyChecked(news);
   return checkResource<OrgApiKeyProviderInputs>(news, checkKeyInputs);
 }
 

@@ -22,8 +22,12 @@ export const API_KEY_ID_FROM = "__apiKeyIdFrom";
 /** `__apiKeyIdFrom` of a dependent whose `apiKeyId` is no key's own id output. */
 export const NO_KEY = "none";
 
-/** What the diff of each key with a token said: the id it had, and whether it keeps it. */
-const keyVerdicts = perDeployment(() => new Map<string, { id: string; kept: boolean }>());
+/**
+ * What the engine asked of each key with a token: its check (`checked`), and its diff, which says the id
+ * the key had and whether it keeps it. A key checked and never diffed is made anew: a new key, or a
+ * replacement the engine decides without the provider (`--replace`, `replacementTrigger`).
+ */
+const keyVerdicts = perDeployment(() => new Map<string, "checked" | { id: string; kept: boolean }>());
 
 function tokenIn(inputs: object, name: string): string | undefined {
   const value = (inputs as Record<string, unknown>)[name];
@@ -40,6 +44,12 @@ export function previewInputs(news: object): Record<string, string> {
   return links;
 }
 
+/** Records, from a key's check, that the engine asked about the key with this token. */
+export function noteKeyChecked(news: object): void {
+  const token = tokenIn(news, PREVIEW_TOKEN);
+  if (token !== undefined && !keyVerdicts().has(token)) keyVerdicts().set(token, "checked");
+}
+
 /** Records, from a key's diff, whether the key with id `id` keeps it (no replacement of the provider's). */
 export function noteKeyVerdict(news: object, id: string, kept: boolean): void {
   const token = tokenIn(news, PREVIEW_TOKEN);
@@ -48,8 +58,8 @@ export function noteKeyVerdict(news: object, id: string, kept: boolean): void {
 
 /**
  * What a dependent whose `apiKeyId` is not known yet can tell of it: `same` when it is the id of a key
- * this deployment diffed as keeping the id `had`; `changes` when that key is replaced or is another
- * key; `unlinked` when the program sent a link but no key's diff answers it (the id comes from
+ * this deployment diffed as keeping the id `had`; `changes` when that key is replaced, made anew, or
+ * is another key; `unlinked` when the program sent a link but no key's diff answers it (the id comes from
  * elsewhere, or from a key the engine may replace whatever its diff said); `foreseen` when the
  * program sent no link: a face whose previews know each output sent the unknown, which is the truth.
  */
@@ -58,5 +68,6 @@ export function linkedKeyId(news: object, had: string): "same" | "changes" | "un
   if (token === undefined) return "foreseen";
   const verdict = keyVerdicts().get(token);
   if (verdict === undefined) return "unlinked";
+  if (verdict === "checked") return "changes";
   return verdict.kept && verdict.id === had ? "same" : "changes";
 }
