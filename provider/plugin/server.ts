@@ -13,6 +13,8 @@ import type * as provpb from "@pulumi/pulumi/proto/provider_pb";
 import type * as emptypb from "google-protobuf/google/protobuf/empty_pb";
 import { configure } from "../resources/shared/runtime";
 import { configLookup, detailedDiff, grpcError, sameConfig } from "./answers";
+import { inCallContexts } from "./call-context";
+import { connectEngine } from "./engine-log";
 import { FUNCTIONS, importResource, PACKAGE, type PluginResource, RESOURCES } from "./resources";
 import { sdkRequire } from "./sdk";
 import { fromStruct, toStruct } from "./values";
@@ -74,6 +76,26 @@ export function providerService(): grpc.UntypedServiceImplementation {
   const service = {
     getPluginInfo(_call: Call<emptypb.Empty>, done: Done<plugpb.PluginInfo>) {
       answer(done, () => new plug.PluginInfo().setVersion(packageVersion()));
+    },
+
+    handshake(call: Call<provpb.ProviderHandshakeRequest>, done: Done<provpb.ProviderHandshakeResponse>) {
+      answer(done, () => {
+        connectEngine(call.request.getEngineAddress());
+        // What Configure answers; an engine that handshakes takes these instead. It also calls Create and
+        // Update in a preview then, which answer it as the engine does for a provider without previews.
+        return new pb.ProviderHandshakeResponse()
+          .setAcceptSecrets(true)
+          .setAcceptResources(false)
+          .setAcceptOutputs(false)
+          .setSupportsAutonamingConfiguration(false);
+      });
+    },
+
+    attach(call: Call<plugpb.PluginAttach>, done: Done<emptypb.Empty>) {
+      answer(done, () => {
+        connectEngine(call.request.getAddress());
+        return new Empty();
+      });
     },
 
     getSchema(_call: Call<provpb.GetSchemaRequest>, done: Done<provpb.GetSchemaResponse>) {
@@ -160,6 +182,7 @@ export function providerService(): grpc.UntypedServiceImplementation {
         done,
         async () => {
           const resource = resourceOf(req.getUrn(), req.getType());
+          if (req.getPreview()) return new pb.CreateResponse().setProperties(req.getProperties());
           const inputs = fromStruct(req.getProperties());
           secrets.push(...secretNames(resource, inputs.secrets));
           const made = await resource.create(inputs.values);
@@ -192,6 +215,7 @@ export function providerService(): grpc.UntypedServiceImplementation {
       answer(done, async () => {
         const req = call.request;
         const resource = resourceOf(req.getUrn(), req.getType());
+        if (req.getPreview()) return new pb.UpdateResponse().setProperties(req.getNews());
         const olds = fromStruct(req.getOlds());
         const news = fromStruct(req.getNews());
         const updated = await resource.update(req.getId(), olds.values, news.values);
@@ -227,7 +251,7 @@ export function providerService(): grpc.UntypedServiceImplementation {
       done(null, new Empty());
     },
   };
-  return service as unknown as grpc.UntypedServiceImplementation;
+  return inCallContexts(service as never);
 }
 
 /** The SDK's service definition of `pulumirpc.ResourceProvider`. */

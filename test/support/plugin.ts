@@ -45,9 +45,15 @@ export interface Plugin {
   close(): Promise<void>;
 }
 
-/** Starts the plugin with nothing of the shell's provider settings in its environment. */
-export async function startPlugin(env: Record<string, string> = {}): Promise<Plugin> {
-  const child: ChildProcess = spawn(PLUGIN_BIN, ["127.0.0.1:1"], {
+/**
+ * Starts the plugin with nothing of the shell's provider settings in its environment, given `args`
+ * (by default an engine address where no engine listens).
+ */
+export async function startPlugin(
+  env: Record<string, string> = {},
+  args: readonly string[] = ["127.0.0.1:1"],
+): Promise<Plugin> {
+  const child: ChildProcess = spawn(PLUGIN_BIN, [...args], {
     env: { ...process.env, ...NO_ENV, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
