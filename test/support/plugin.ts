@@ -41,6 +41,10 @@ export interface Plugin {
   client: provgrpcTypes.ResourceProviderClient;
   /** Calls `method` with `request`, resolving with its answer or rejecting with the gRPC error. */
   call<Res>(method: string, request: unknown): Promise<Res>;
+  /** The port it printed. */
+  readonly port: number;
+  /** Its exit code once it exited, else `null`. */
+  readonly exitCode: number | null;
   readonly stderr: string;
   close(): Promise<void>;
 }
@@ -73,6 +77,10 @@ export async function startPlugin(
   const client = new provgrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
   return {
     client,
+    port,
+    get exitCode() {
+      return child.exitCode;
+    },
     call<Res>(method: string, request: unknown) {
       return new Promise<Res>((resolve, reject) => {
         const fn = (client as unknown as Record<string, (req: unknown, cb: unknown) => void>)[method]!.bind(
