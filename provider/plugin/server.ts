@@ -13,6 +13,8 @@ import type * as provpb from "@pulumi/pulumi/proto/provider_pb";
 import type * as emptypb from "google-protobuf/google/protobuf/empty_pb";
 import { configure } from "../resources/shared/runtime";
 import { configLookup, detailedDiff, grpcError, sameConfig } from "./answers";
+import { inCallContexts } from "./call-context";
+import { connectEngine } from "./engine-log";
 import { previewCreate, previewUpdate } from "./preview";
 import { FUNCTIONS, importResource, PACKAGE, type PluginResource, RESOURCES } from "./resources";
 import { sdkRequire } from "./sdk";
@@ -75,6 +77,26 @@ export function providerService(): grpc.UntypedServiceImplementation {
   const service = {
     getPluginInfo(_call: Call<emptypb.Empty>, done: Done<plugpb.PluginInfo>) {
       answer(done, () => new plug.PluginInfo().setVersion(packageVersion()));
+    },
+
+    handshake(call: Call<provpb.ProviderHandshakeRequest>, done: Done<provpb.ProviderHandshakeResponse>) {
+      answer(done, () => {
+        connectEngine(call.request.getEngineAddress());
+        // What Configure answers; an engine that handshakes takes these instead, and takes the plugin to
+        // support previews (Create and Update answer them: ./preview.ts).
+        return new pb.ProviderHandshakeResponse()
+          .setAcceptSecrets(true)
+          .setAcceptResources(false)
+          .setAcceptOutputs(false)
+          .setSupportsAutonamingConfiguration(false);
+      });
+    },
+
+    attach(call: Call<plugpb.PluginAttach>, done: Done<emptypb.Empty>) {
+      answer(done, () => {
+        connectEngine(call.request.getAddress());
+        return new Empty();
+      });
     },
 
     getSchema(_call: Call<provpb.GetSchemaRequest>, done: Done<provpb.GetSchemaResponse>) {
@@ -239,7 +261,7 @@ export function providerService(): grpc.UntypedServiceImplementation {
       done(null, new Empty());
     },
   };
-  return service as unknown as grpc.UntypedServiceImplementation;
+  return inCallContexts(service as never);
 }
 
 /** The SDK's service definition of `pulumirpc.ResourceProvider`. */

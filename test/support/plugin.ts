@@ -41,13 +41,23 @@ export interface Plugin {
   client: provgrpcTypes.ResourceProviderClient;
   /** Calls `method` with `request`, resolving with its answer or rejecting with the gRPC error. */
   call<Res>(method: string, request: unknown): Promise<Res>;
+  /** The port it printed. */
+  readonly port: number;
+  /** Its exit code once it exited, else `null`. */
+  readonly exitCode: number | null;
   readonly stderr: string;
   close(): Promise<void>;
 }
 
-/** Starts the plugin with nothing of the shell's provider settings in its environment. */
-export async function startPlugin(env: Record<string, string> = {}): Promise<Plugin> {
-  const child: ChildProcess = spawn(PLUGIN_BIN, ["127.0.0.1:1"], {
+/**
+ * Starts the plugin with nothing of the shell's provider settings in its environment, given `args`
+ * (by default an engine address where no engine listens).
+ */
+export async function startPlugin(
+  env: Record<string, string> = {},
+  args: readonly string[] = ["127.0.0.1:1"],
+): Promise<Plugin> {
+  const child: ChildProcess = spawn(PLUGIN_BIN, [...args], {
     env: { ...process.env, ...NO_ENV, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -67,6 +77,10 @@ export async function startPlugin(env: Record<string, string> = {}): Promise<Plu
   const client = new provgrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
   return {
     client,
+    port,
+    get exitCode() {
+      return child.exitCode;
+    },
     call<Res>(method: string, request: unknown) {
       return new Promise<Res>((resolve, reject) => {
         const fn = (client as unknown as Record<string, (req: unknown, cb: unknown) => void>)[method]!.bind(

@@ -1,9 +1,9 @@
 /**
  * Saying, once per deployment and server, that the server could not show or delete a log collection
- * job. A dynamic provider's host has no connection to the engine (pulumi/pulumi#6065): the SDK's
- * `pulumi.log.warn` prints `warning: …` to the host's stderr, which the engine shows the user as
- * diagnostics from CLI 3.146 (pulumi/pulumi#18253). Should a later SDK connect the host to the engine,
- * the same call becomes a warning of its own.
+ * job, through the one `warn()` (../shared/warn.ts). A dynamic provider's host has no connection to the
+ * engine (pulumi/pulumi#6065): the SDK's `pulumi.log.warn` prints `warning: …` to the host's stderr,
+ * which the engine shows the user as diagnostics with no URN from CLI 3.146 (pulumi/pulumi#18253). The
+ * plugin sends it to the engine's Log service, under the job whose call found it.
  */
 import type { JobOperationKind } from "../../api/log-collection-job-answers";
 import { JOB_OPERATIONS } from "../../api/log-collection-job-answers";

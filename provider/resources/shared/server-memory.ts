@@ -61,7 +61,10 @@ export const originalsInDeployment = perDeployment(() => new Map<string, unknown
  */
 export const recordedAnewInDeployment = perDeployment(() => new Set<string>());
 
-/** For tests: forget everything learned of every server and by the deployment. */
-export function resetServerMemoryForTests(): void {
+/** Forget everything learned of every server and by the deployment: another deployment begins. */
+export function forgetServerMemory(): void {
   for (const reset of resets) reset();
 }
+
+/** For tests: {@link forgetServerMemory}. */
+export const resetServerMemoryForTests = forgetServerMemory;
