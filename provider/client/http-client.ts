@@ -94,7 +94,7 @@ export class HttpClient {
   async request(options: RequestOptions): Promise<JsonResponse> {
     if (this.closed) throw new InvalidArgumentError("client", "is closed; create a new client");
     const call = prepareCall(this.baseUrl, options);
-    return withRetries(call, this.retryPolicy, () => this.explainedAttempt(call), {
+    return withRetries(call, this.retryPolicy, (index) => this.explainedAttempt(call, index), {
       onRetry: () => {
         this.stats.retries += 1;
       },
@@ -111,10 +111,15 @@ export class HttpClient {
     if (agent) await agent.close();
   }
 
-  private async explainedAttempt(call: Call): Promise<JsonResponse> {
+  private async explainedAttempt(call: Call, index: number): Promise<JsonResponse> {
     // An abort stops any attempt from starting, whether the call's attempts may be cut or not.
     if (call.signal?.aborted) {
-      throw new AbortedError({ ...callInfo(call), reason: abortReason(call.signal), requestSent: false });
+      throw new AbortedError({
+        ...callInfo(call),
+        reason: abortReason(call.signal),
+        requestSent: false,
+        attemptsBefore: index,
+      });
     }
     try {
       return await this.attempt(call);

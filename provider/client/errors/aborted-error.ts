@@ -7,6 +7,8 @@ export interface AbortedErrorInit extends CallInfo {
   reason: string;
   /** `true` when the request had been sent, or may have been: the server may have acted on it. */
   requestSent: boolean;
+  /** The attempts made before the abort, when it stopped a retry (they failed as retryable). */
+  attemptsBefore?: number;
 }
 
 /**
@@ -20,7 +22,10 @@ export class AbortedError extends RequestError {
   constructor(init: AbortedErrorInit) {
     const reads = init.method === "GET" || init.method === "HEAD";
     let message: string;
-    if (!init.requestSent) {
+    const before = init.attemptsBefore ?? 0;
+    if (!init.requestSent && before > 0) {
+      message = `${callHead(init)} was not tried again after ${before === 1 ? "its first attempt" : `${before} attempts`}: ${init.reason}`;
+    } else if (!init.requestSent) {
       message =
         init.probeFor === undefined
           ? `${callHead(init)} was not sent: ${init.reason}`
@@ -31,5 +36,12 @@ export class AbortedError extends RequestError {
     super("OM_ERR_ABORTED", message, init);
     this.name = "AbortedError";
     this.reason = init.reason;
+  }
+
+  /** The message already says what was tried; the count is kept, the message left as it is. */
+  override noteAttempts(attempts: number, elapsedMs: number): void {
+    if (this.attempts !== undefined) return;
+    this.attempts = attempts;
+    this.elapsedMs = elapsedMs;
   }
 }
