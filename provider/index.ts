@@ -18,6 +18,7 @@ export type {
 export { GROUP_ROLES, JOB_STATUSES, LOG_TYPES, ORG_ROLES, RESOURCE_TYPES } from "./api/types";
 export { UncertainCreateError } from "./api/uncertain-create-error";
 export {
+  AbortedError,
   ApiError,
   AuthenticationError,
   ERROR_CODES,

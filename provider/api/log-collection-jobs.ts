@@ -71,7 +71,9 @@ export async function createLogCollectionJob(
   let response: JsonResponse;
   try {
     response = await sendNamingDatabaseLog(databaseLog, logTypes, (named) =>
-      sendRequest(transport, { method: "POST", path, body: { ...body, logTypes: named } }),
+      // A job carries nothing that tells it from another: a POST cut in flight would leave a job no one
+      // can find, so an abort waits for its answer.
+      sendRequest(transport, { method: "POST", path, body: { ...body, logTypes: named }, cutOnAbort: false }),
     );
   } catch (error) {
     if (mayHaveActed(error)) throw uncertain(error);

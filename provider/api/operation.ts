@@ -1,4 +1,5 @@
 import {
+  AbortedError,
   ApiError,
   NetworkError,
   type RequestError,
@@ -28,22 +29,38 @@ export function sendOperation(
 }
 
 /**
- * Whether a failed POST may have been acted on by the server: a 5xx other than 503, a timeout or a
- * connection broken after it was sent, or a 2xx whose body could not be read.
+ * Whether a failed POST may have been acted on by the server: a 5xx other than 503, a timeout, an
+ * abort or a connection broken after it was sent, or a 2xx whose body could not be read.
  */
 export function mayHaveActed(error: unknown): error is RequestError {
   if (error instanceof ApiError) return error.requestSent && error.status >= 500 && error.status !== 503;
-  if (error instanceof NetworkError || error instanceof TimeoutError) return error.requestSent;
+  if (error instanceof NetworkError || error instanceof TimeoutError || error instanceof AbortedError) {
+    return error.requestSent;
+  }
   if (error instanceof ResponseShapeError || error instanceof ResponseTooLargeError) {
     return error.status >= 200 && error.status < 300;
   }
   return false;
 }
 
-/** Whether a failed request never reached the server: no connection, or only its challenge GET failed. */
+/**
+ * Whether a failed request never reached the server: no connection, only its challenge GET failed, or
+ * it was abandoned before it was sent.
+ */
 export function wasNotSent(error: unknown): boolean {
   return (
-    (error instanceof ApiError || error instanceof NetworkError || error instanceof TimeoutError) &&
+    (error instanceof ApiError ||
+      error instanceof NetworkError ||
+      error instanceof TimeoutError ||
+      error instanceof AbortedError) &&
     !error.requestSent
   );
+}
+
+/** Whether `error`, or an error it was made from (its `cause`s), is a request its caller abandoned. */
+export function wasAborted(error: unknown): boolean {
+  for (let at: unknown = error, depth = 0; at instanceof Error && depth < 5; at = at.cause, depth += 1) {
+    if (at instanceof AbortedError) return true;
+  }
+  return false;
 }

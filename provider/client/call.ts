@@ -1,4 +1,5 @@
 /** One request as the client carries it through its attempts, and what of it an error may show. */
+import { currentAbortSignal } from "./abort-scope";
 import type { CallInfo } from "./errors/format";
 import { InvalidArgumentError } from "./errors/invalid-argument-error";
 import { isRecord } from "./is-record";
@@ -17,6 +18,10 @@ export interface Call extends CallInfo {
   body: string | undefined;
   /** Authorization headers sent for this call, to redact from anything the server sends back. */
   sentAuthorizations: string[];
+  /** The abort signal of the scope the call was made in (see ./abort-scope.ts). */
+  signal: AbortSignal | undefined;
+  /** As the caller declared it ({@link RequestOptions.cutOnAbort}). */
+  cutOnAbort: boolean;
 }
 
 /** Checks `options` and builds the call below `baseUrl`; throws an `InvalidArgumentError` naming what is bad. */
@@ -45,6 +50,9 @@ export function prepareCall(baseUrl: string, options: RequestOptions): Call {
   if (options.pastAuthentication !== undefined && typeof options.pastAuthentication !== "function") {
     throw new InvalidArgumentError("pastAuthentication", "must be a function");
   }
+  if (options.cutOnAbort !== undefined && typeof options.cutOnAbort !== "boolean") {
+    throw new InvalidArgumentError("cutOnAbort", "must be true or false");
+  }
   return {
     method,
     idempotent: options.idempotent,
@@ -54,6 +62,8 @@ export function prepareCall(baseUrl: string, options: RequestOptions): Call {
     target: `${url.pathname}${url.search}`,
     body,
     sentAuthorizations: [],
+    signal: currentAbortSignal(),
+    cutOnAbort: options.cutOnAbort ?? true,
   };
 }
 

@@ -1,9 +1,11 @@
 import * as tls from "node:tls";
 import type { Agent, Dispatcher } from "undici";
+import { abortReason } from "./abort-scope";
 import { ERROR_BODY_BYTES, parseErrorBody, parseJsonBody } from "./body";
 import { type Call, callInfo, prepareCall } from "./call";
 import { DigestSession } from "./digest-session";
 import type { DigestOutcome, ResponseHeaders } from "./digest-types";
+import { AbortedError } from "./errors/aborted-error";
 import { ApiError } from "./errors/api-error";
 import { AuthenticationError } from "./errors/authentication-error";
 import { InvalidArgumentError } from "./errors/invalid-argument-error";
@@ -92,11 +94,12 @@ export class HttpClient {
   async request(options: RequestOptions): Promise<JsonResponse> {
     if (this.closed) throw new InvalidArgumentError("client", "is closed; create a new client");
     const call = prepareCall(this.baseUrl, options);
-    return withRetries(call, this.retryPolicy, () => this.explainedAttempt(call), {
+    return withRetries(call, this.retryPolicy, (index) => this.explainedAttempt(call, index), {
       onRetry: () => {
         this.stats.retries += 1;
       },
       refusals: this.refusals,
+      signal: call.signal,
     });
   }
 
@@ -108,7 +111,16 @@ export class HttpClient {
     if (agent) await agent.close();
   }
 
-  private async explainedAttempt(call: Call): Promise<JsonResponse> {
+  private async explainedAttempt(call: Call, index: number): Promise<JsonResponse> {
+    // An abort stops any attempt from starting, whether the call's attempts may be cut or not.
+    if (call.signal?.aborted) {
+      throw new AbortedError({
+        ...callInfo(call),
+        reason: abortReason(call.signal),
+        requestSent: false,
+        attemptsBefore: index,
+      });
+    }
     try {
       return await this.attempt(call);
     } catch (error) {
@@ -190,6 +202,10 @@ export class HttpClient {
     const withBody = !probe && call.body !== undefined;
     if (withBody) headers["content-type"] = "application/json";
 
+    const cut = call.cutOnAbort ? call.signal : undefined;
+    if (cut?.aborted) {
+      throw new AbortedError({ ...callInfo(call, probe), reason: abortReason(cut), requestSent: false });
+    }
     const timer = new RoundTripTimer(this.timeoutMs);
     this.stats.roundTrips += 1;
     let data: Dispatcher.ResponseData;
@@ -200,7 +216,7 @@ export class HttpClient {
         method: probe ? "GET" : call.method,
         headers,
         body: withBody ? call.body : undefined,
-        signal: timer.signal,
+        signal: cut === undefined ? timer.signal : AbortSignal.any([timer.signal, cut]),
       });
     } catch (error) {
       timer.finish();
@@ -226,6 +242,13 @@ export class HttpClient {
   }
 
   private transportError(call: Call, error: unknown, timer: RoundTripTimer, probe: boolean): Error {
+    if (call.cutOnAbort && call.signal?.aborted && !timer.timedOut) {
+      return new AbortedError({
+        ...callInfo(call, probe),
+        reason: abortReason(call.signal),
+        requestSent: !probe,
+      });
+    }
     return transportError(error, {
       info: callInfo(call, probe),
       probe,

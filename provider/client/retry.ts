@@ -35,6 +35,11 @@ export interface RetryHooks {
   random?(): number;
   /** The server's {@link Refusals}, shared by its calls: a refused connection is retried briefly, for all. */
   refusals?: Refusals;
+  /**
+   * Ends every wait at once when it aborts; `attempt` is then called straight away, and is the one to
+   * refuse to go on (it knows what to say).
+   */
+  signal?: AbortSignal;
 }
 
 /** Statuses worth retrying for idempotent requests. */
@@ -140,15 +145,34 @@ export function parseRetryAfter(
   return Math.max(0, date - now);
 }
 
-function defaultSleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+function defaultSleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => clearTimeout(timer);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", stop);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", stop, { once: true });
+  });
+}
+
+/** `waited`, or sooner: when `signal` aborts. */
+function untilAborted<T>(waited: Promise<T>, signal: AbortSignal | undefined): Promise<T | undefined> {
+  if (signal === undefined) return waited;
+  if (signal.aborted) return Promise.resolve(undefined);
+  let stop: () => void = () => {};
+  const aborted = new Promise<undefined>((resolve) => {
+    stop = () => resolve(undefined);
+    signal.addEventListener("abort", stop, { once: true });
+  });
+  return Promise.race([waited, aborted]).finally(() => signal.removeEventListener("abort", stop));
 }
 
 /**
  * Runs `attempt` until it succeeds, fails with an error not worth retrying, or the policy's attempts or
  * time run out; then throws the last error. A `Retry-After` is waited out in full while `maxElapsedMs`
  * has that much left; past it, the error says so at once. Given `refusals`, a refused connection is
- * retried as they say instead.
+ * retried as they say instead. Given `signal`, its abort ends any wait.
  */
 export async function withRetries<T>(
   request: RetryTarget,
@@ -157,7 +181,8 @@ export async function withRetries<T>(
   hooks: RetryHooks = {},
 ): Promise<T> {
   const now = hooks.now ?? Date.now;
-  const sleep = hooks.sleep ?? defaultSleep;
+  const sleep = (ms: number) =>
+    untilAborted(hooks.sleep ? hooks.sleep(ms) : defaultSleep(ms, hooks.signal), hooks.signal);
   const started = now();
   const final = (error: unknown, attempts: number): unknown => {
     if (error instanceof OpsManagerError) error.noteAttempts(attempts, now() - started);
@@ -178,7 +203,7 @@ export async function withRetries<T>(
           const step = refusals.refused(caller, now(), allowed && backoff <= left ? backoff : undefined);
           if (step.kind === "give-up") throw final(error, index + 1);
           if (step.kind === "wait") {
-            if (await step.stillRefused) throw final(error, index + 1);
+            if (await untilAborted(step.stillRefused, hooks.signal)) throw final(error, index + 1);
             hooks.onRetry?.({ attempt: index + 1, delayMs: 0, error });
           } else {
             hooks.onRetry?.({ attempt: index + 1, delayMs: step.delayMs, error });

@@ -80,6 +80,12 @@ export interface RequestOptions {
    * every 401 is authentication's.
    */
   pastAuthentication?: (answer: ErrorAnswer) => boolean;
+  /**
+   * Whether the abort signal of the scope the request is made in (see `withAbortSignal`) cuts an
+   * attempt in flight. Default `true`. `false` for a request whose effect could not be found again were
+   * its answer lost: an abort then stops it only before an attempt starts and between attempts.
+   */
+  cutOnAbort?: boolean;
 }
 
 /** What an error answer's body says, as {@link RequestOptions.pastAuthentication} sees it. */

@@ -14,6 +14,7 @@ import type * as emptypb from "google-protobuf/google/protobuf/empty_pb";
 import { configure } from "../resources/shared/runtime";
 import { configLookup, detailedDiff, grpcError, sameConfig } from "./answers";
 import { inCallContexts } from "./call-context";
+import { Cancellation, type Timed } from "./cancel";
 import { connectEngine } from "./engine-log";
 import { previewCreate, previewUpdate } from "./preview";
 import { FUNCTIONS, importResource, PACKAGE, type PluginResource, RESOURCES } from "./resources";
@@ -42,7 +43,7 @@ type Call<Req> = grpc.ServerUnaryCall<Req, unknown>;
 type Done<Res> = grpc.sendUnaryData<Res>;
 
 /** Answers one call from `work`, its failure as {@link grpcError}. */
-function answer<Res>(
+function answerCall<Res>(
   done: Done<Res>,
   work: () => Promise<Res> | Res,
   secretOutputs?: readonly string[],
@@ -74,6 +75,12 @@ function secretNames(resource: PluginResource, ...came: Set<string>[]): Set<stri
 
 /** The service's implementation; methods it leaves out answer UNIMPLEMENTED (grpc-js's default). */
 export function providerService(): grpc.UntypedServiceImplementation {
+  const cancellation = new Cancellation();
+  // Every method's work under Cancel; a create's, update's or delete's also under its timeout.
+  const answer = <Res>(done: Done<Res>, work: () => Promise<Res> | Res, secretOutputs?: readonly string[]) =>
+    answerCall(done, cancellation.run(work), secretOutputs);
+  const timedAnswer = <Res>(done: Done<Res>, timed: Timed, work: () => Promise<Res> | Res) =>
+    answerCall(done, cancellation.run(work, timed));
   const service = {
     getPluginInfo(_call: Call<emptypb.Empty>, done: Done<plugpb.PluginInfo>) {
       answer(done, () => new plug.PluginInfo().setVersion(packageVersion()));
@@ -179,18 +186,21 @@ export function providerService(): grpc.UntypedServiceImplementation {
       const req = call.request;
       // The names a partially created resource's state keeps secret, once known.
       const secrets: string[] = [];
-      answer(
+      answerCall(
         done,
-        async () => {
-          const resource = resourceOf(req.getUrn(), req.getType());
-          const inputs = fromStruct(req.getProperties());
-          secrets.push(...secretNames(resource, inputs.secrets));
-          if (req.getPreview()) {
-            return new pb.CreateResponse().setProperties(toStruct(previewCreate(inputs.values), secrets));
-          }
-          const made = await resource.create(inputs.values);
-          return new pb.CreateResponse().setId(made.id).setProperties(toStruct(made.outs, secrets));
-        },
+        cancellation.run(
+          async () => {
+            const resource = resourceOf(req.getUrn(), req.getType());
+            const inputs = fromStruct(req.getProperties());
+            secrets.push(...secretNames(resource, inputs.secrets));
+            if (req.getPreview()) {
+              return new pb.CreateResponse().setProperties(toStruct(previewCreate(inputs.values), secrets));
+            }
+            const made = await resource.create(inputs.values);
+            return new pb.CreateResponse().setId(made.id).setProperties(toStruct(made.outs, secrets));
+          },
+          { operation: "create", timeoutSeconds: req.getTimeout() },
+        ),
         secrets,
       );
     },
@@ -215,7 +225,7 @@ export function providerService(): grpc.UntypedServiceImplementation {
     },
 
     update(call: Call<provpb.UpdateRequest>, done: Done<provpb.UpdateResponse>) {
-      answer(done, async () => {
+      timedAnswer(done, { operation: "update", timeoutSeconds: call.request.getTimeout() }, async () => {
         const req = call.request;
         const resource = resourceOf(req.getUrn(), req.getType());
         const olds = fromStruct(req.getOlds());
@@ -236,7 +246,7 @@ export function providerService(): grpc.UntypedServiceImplementation {
     },
 
     delete(call: Call<provpb.DeleteRequest>, done: Done<emptypb.Empty>) {
-      answer(done, async () => {
+      timedAnswer(done, { operation: "delete", timeoutSeconds: call.request.getTimeout() }, async () => {
         const req = call.request;
         const resource = resourceOf(req.getUrn(), req.getType());
         await resource.delete(req.getId(), fromStruct(req.getProperties()).values);
@@ -258,6 +268,7 @@ export function providerService(): grpc.UntypedServiceImplementation {
     },
 
     cancel(_call: Call<emptypb.Empty>, done: Done<emptypb.Empty>) {
+      cancellation.cancel();
       done(null, new Empty());
     },
   };

@@ -1,17 +1,93 @@
 /**
  * An interrupted `pulumi up` (Ctrl-C while creates are in flight, sent to the whole process group as a
  * terminal sends it), under the real engine: what it leaves, and what the next commands do with it.
+ * Both faces: examples/incident-logs on the dynamic types, and the same program on the generated
+ * Node.js SDK through the plugin, whose Cancel lets a job's POST in flight finish.
  */
 import { expect, it, type TestContext } from "vitest";
 import type { Simulator } from "../../simulator/types";
-import { describeEngine } from "./support/cli";
-import type { EngineStack, RunResult } from "./support/stack";
+import { describeNeeding } from "../support/prerequisite";
+import { type CliBin, describeEngine } from "./support/cli";
+import { nodejsSdkMissing, useNodejsSdk } from "./support/nodejs-sdk";
+import type { EngineStack, ProjectOptions, RunResult } from "./support/stack";
 import { openWorld } from "./support/world";
 
 const REPLICA_SETS = ["rs0", "rs1", "rs2", "rs3"];
-const JOB_TYPE = "pulumi-nodejs:dynamic/opsmanager:LogCollectionJob";
 
-describeEngine("test/engine/interrupt: Ctrl-C during pulumi up", (bin) => {
+/** How a face's stack is made, and the type its jobs are recorded under. */
+interface Face {
+  project: ProjectOptions;
+  jobType: string;
+  prepare(stack: EngineStack): Promise<void>;
+}
+
+const DYNAMIC: Face = {
+  project: { example: "incident-logs" },
+  jobType: "pulumi-nodejs:dynamic/opsmanager:LogCollectionJob",
+  prepare: async () => {},
+};
+
+// examples/incident-logs on the SDK: its Pulumi.yaml's config, and the plugin from the package's bin.
+const SDK_PROJECT_YAML = `name: incident-logs
+runtime: nodejs
+config:
+  groupId:
+    type: string
+    default: 5f0000000000000000000002
+  replicaSets:
+    type: array
+    items:
+      type: string
+    default: ["rs0"]
+plugins:
+  providers:
+    - name: opsmanager
+      path: ./node_modules/pulumi-opsmanager/bin
+`;
+
+const SDK_PROGRAM = `const pulumi = require("@pulumi/pulumi");
+const opsmanager = require("@pulumi-opsmanager/sdk");
+
+const config = new pulumi.Config();
+const groupId = config.require("groupId");
+exports.jobIds = config.requireObject("replicaSets").map(
+  (name) =>
+    new opsmanager.LogCollectionJob(\`logs-\${name}\`, {
+      groupId,
+      resourceType: "REPLICASET",
+      resourceName: name,
+      sizeRequestedPerFileBytes: 50000000,
+      logTypes: ["MONGODB", "FTDC", "AUTOMATION_AGENT"],
+      redacted: true,
+    }).jobId,
+);
+`;
+
+const PLUGIN: Face = {
+  project: {
+    files: {
+      "Pulumi.yaml": SDK_PROJECT_YAML,
+      "package.json": '{ "name": "incident-logs", "main": "index.js" }\n',
+      "index.js": SDK_PROGRAM,
+    },
+  },
+  jobType: "opsmanager:index:LogCollectionJob",
+  prepare: useNodejsSdk,
+};
+
+describeEngine("test/engine/interrupt: Ctrl-C during pulumi up, dynamic face", (bin) => {
+  interruptTests(bin, DYNAMIC);
+});
+
+describeEngine(
+  "test/engine/interrupt: Ctrl-C during pulumi up, through the plugin and its Node.js SDK",
+  (bin) => {
+    describeNeeding("on the generated Node.js SDK", nodejsSdkMissing(), () => interruptTests(bin, PLUGIN));
+  },
+);
+
+function interruptTests(bin: CliBin, face: Face): void {
+  const JOB_TYPE = face.jobType;
   /**
    * incident-logs with four jobs, whose POSTs the server holds for `hold` (a time in ms, or until a
    * promise settles) before it acts; with `firstAnswered`, the first POST is answered at once. A new
@@ -23,7 +99,8 @@ describeEngine("test/engine/interrupt: Ctrl-C during pulumi up", (bin) => {
     hold: number | PromiseLike<unknown>,
     firstAnswered = false,
   ): Promise<{ stack: EngineStack; sim: Simulator }> {
-    const { stack, sim } = await openWorld(onTestFinished, bin, { project: { example: "incident-logs" } });
+    const { stack, sim } = await openWorld(onTestFinished, bin, { project: face.project });
+    await face.prepare(stack);
     for (const [i, name] of REPLICA_SETS.entries()) {
       await stack.config(`incident-logs:replicaSets[${i}]`, name, { path: true });
     }
@@ -139,4 +216,4 @@ describeEngine("test/engine/interrupt: Ctrl-C during pulumi up", (bin) => {
     ).toEqual(REPLICA_SETS);
     await s.pulumi(["refresh", "--yes", "--expect-no-changes"]);
   });
-});
+}

@@ -32,6 +32,10 @@ const requestErrors: Array<[errors.RequestError, string]> = [
   ],
   [new errors.NetworkError({ ...call, causeCode: "ECONNRESET", requestSent: true, cause }), "OM_ERR_NETWORK"],
   [new errors.TimeoutError({ ...call, timeoutMs: 1000, requestSent: true }), "OM_ERR_TIMEOUT"],
+  [
+    new errors.AbortedError({ ...call, reason: "the operation was cancelled", requestSent: true }),
+    "OM_ERR_ABORTED",
+  ],
   [new errors.TlsError({ ...call, causeCode: "CERT_HAS_EXPIRED", cause }), "OM_ERR_TLS"],
   [
     new errors.SchemeMismatchError({

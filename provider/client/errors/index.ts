@@ -1,3 +1,4 @@
+export { AbortedError, type AbortedErrorInit } from "./aborted-error";
 export { ApiError, type ApiErrorInit } from "./api-error";
 export {
   AuthenticationError,

@@ -4,6 +4,7 @@
  */
 import { isApiKeyGone } from "../../api/api-key-gone";
 import { type CreatedApiKey, createOrgApiKey, deleteOrgApiKey } from "../../api/api-key-lifecycle";
+import { wasAborted } from "../../api/operation";
 import type { ApiKey, OrgRole } from "../../api/schemas";
 import { UncertainCreateError } from "../../api/uncertain-create-error";
 import { inContext } from "../shared/in-context";
@@ -73,6 +74,7 @@ export async function createKey(
  * A created key's access list: one POST of every entry (a new key's list is empty, so nothing is read
  * first and nothing removed). Refused, or its answer lost, the key is deleted with one DELETE: the
  * create fails, so Pulumi would never record the key, and its private key would be lost with it.
+ * Abandoned (the create was stopped), no DELETE can be sent: the key is recorded as partially created.
  */
 export async function giveAccessList(
   inputs: OrgApiKeyProviderInputs,
@@ -84,6 +86,16 @@ export async function giveAccessList(
     const list = await applyAccessList(client, inputs.orgId, made.id, accessList, []);
     return { id: made.id, outs: { ...made.outs, ...list } };
   } catch (error) {
+    if (wasAborted(error)) {
+      // Stopped, it can send no DELETE either: the key is kept, recorded with its private key, and the
+      // next `pulumi up` sets its access list (its diff sees none recorded).
+      const kept = inContext(
+        `OrgApiKey (${describeNew(inputs)})`,
+        error,
+        `. The key was made (API key ${made.id}) and is recorded in the stack with its private key, but its access list may not be set: the next \`pulumi up\` sets it`,
+      );
+      throw partiallyCreated(kept, made.id, made.outs);
+    }
     let fate: string;
     try {
       await deleteOrgApiKey(client, inputs.orgId, made.id);

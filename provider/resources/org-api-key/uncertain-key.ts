@@ -9,6 +9,7 @@ import { isApiKeyGone } from "../../api/api-key-gone";
 import { CreatedKeyUnreadError, deleteOrgApiKey } from "../../api/api-key-lifecycle";
 import { orgApiKeyListing } from "../../api/api-keys";
 import { readWholeListing } from "../../api/listing-pages";
+import { wasAborted } from "../../api/operation";
 import type { ApiKey } from "../../api/schemas";
 import type { Transport } from "../../api/transport";
 import type { UncertainCreateError } from "../../api/uncertain-create-error";
@@ -74,7 +75,8 @@ function leftAlone(alike: readonly ApiKey[]): string {
 /**
  * After a POST whose answer could not be read (`error`): never POST again; look for the key with this
  * attempt's mark and delete it. Proven outcomes (deleted, or the server answered and made none) need
- * nothing more; otherwise the attempt is `pending`.
+ * nothing more; otherwise the attempt is `pending`, as it is at once when the POST was abandoned (its
+ * caller cancelled, or its deadline passed), since no request after it would be sent either.
  */
 export async function settleUncertainCreate(
   transport: Transport,
@@ -86,6 +88,13 @@ export async function settleUncertainCreate(
   const mark = `desc ${JSON.stringify(attempt.marked)}`;
   const named_ =
     error instanceof CreatedKeyUnreadError ? ` Its answer named API key ${error.createdId}.` : "";
+  if (wasAborted(error)) {
+    // What stopped the POST stops every request after it: the key is left for the next run to look for.
+    return {
+      pending: true,
+      message: `${what} The server may have made a key with this create's ${mark} (sent ${iso(attempt.sentAt)}, this machine's clock); it was not looked for, since the create was stopped. ${RECORDED}.`,
+    };
+  }
   let found: { deleted: ApiKey[]; alike: ApiKey[] };
   try {
     found = await deleteMarkedKeys(transport, attempt.orgId, attempt.marked);
