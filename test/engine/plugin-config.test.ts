@@ -13,7 +13,7 @@ import type { Simulator } from "../../simulator/types";
 import { describeEngine } from "./support/cli";
 import { FIRST_PROGRAM, pluginProject } from "./support/plugin-project";
 import type { EngineStack } from "./support/stack";
-import { openWorld, STEADY_JOBS, snapshot, writes } from "./support/world";
+import { configureDefaultServer, openWorld, STEADY_JOBS, snapshot, writes } from "./support/world";
 
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 
@@ -154,6 +154,35 @@ describeEngine("test/engine/plugin-config: the plugin's provider settings under 
     await stack.pulumi(["up", "--yes"]);
     await stack.pulumi(["preview", "--expect-no-changes"]);
 
+    await stack.pulumi(["destroy", "--yes"]);
+    expect(sims.map(snapshot)).toEqual(before);
+  });
+
+  it("the default provider moved by opsmanager:baseUrl replaces its resources the same way", async ({
+    onTestFinished,
+  }) => {
+    const { orgId, groupId } = serverSeed(1);
+    const program = `import { LogCollectionJob } from "./opsmanager";
+new LogCollectionJob("logs", { groupId: "${groupId}", resourceType: "REPLICASET", resourceName: "rs0", sizeRequestedPerFileBytes: 10000000, logTypes: ["MONGODB"], redacted: true });
+`;
+    const { stack, sims } = await openWorld(onTestFinished, bin, {
+      servers: 2,
+      simulator: { ...STEADY_JOBS, seed: { orgId, groupId } },
+      project: pluginProject(program),
+    });
+    const [from, to] = [sims[0]!, sims[1]!];
+    const before = sims.map(snapshot);
+    await configureDefaultServer(stack, from);
+    await stack.pulumi(["up", "--yes"]);
+    expect(from.state.jobs()).toHaveLength(1);
+
+    await configureDefaultServer(stack, to);
+    const steps = await previewSteps(stack);
+    // The default provider itself is not among the steps the display shows.
+    expect(steps).toEqual(["replace logs"]);
+    await stack.pulumi(["up", "--yes"]);
+    expect(to.state.jobs()).toHaveLength(1);
+    expect(snapshot(from)).toEqual(before[0]);
     await stack.pulumi(["destroy", "--yes"]);
     expect(sims.map(snapshot)).toEqual(before);
   });
