@@ -221,7 +221,7 @@ describe("test/plugin/plugin-config: the provider's settings, checked and diffed
     expect((await diffConfig(GOOD, { ...GOOD, privateKey: secret(GOOD.privateKey) })).changes).toBe(false);
   });
 
-  it("DiffConfig compares a base URL the environment gives as it gives it now", async () => {
+  it("DiffConfig compares a base URL the environment gives as it gives it now; old settings naming no server replace nothing", async () => {
     const { baseUrl, ...rest } = GOOD;
     expect(await diffConfig(rest, { ...rest, baseUrl: "https://env.example.com/" }, withEnv)).toEqual({
       changes: true,
@@ -233,5 +233,12 @@ describe("test/plugin/plugin-config: the provider's settings, checked and diffed
       detailed: { baseUrl: "ADD_REPLACE" },
     });
     expect(baseUrl).toBe(GOOD.baseUrl);
+    // Old settings that name no server (the dynamic types' provider, when a stack moves here by
+    // aliases): nothing to compare, nothing replaced.
+    expect(await diffConfig({}, GOOD)).toEqual({
+      changes: true,
+      replaces: [],
+      detailed: { baseUrl: "ADD", publicKey: "ADD", privateKey: "ADD" },
+    });
   });
 });
