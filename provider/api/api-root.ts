@@ -21,3 +21,19 @@ export function apiRoot(serverUrl: string): string {
   if (refused || url.pathname.replace(/\/+$/, "") !== "") return serverUrl;
   return `${url.origin}${API_ROOT_PATH}`;
 }
+
+/**
+ * Which server a URL names: its API root ({@link apiRoot}) in one spelling for every way of writing
+ * it (`https://om:443/`, `https://OM`), or `undefined` for a URL that is none.
+ *
+ * @example
+ * apiRootIdentity("https://OM.example.com:443/") // "https://om.example.com/api/public/v1.0"
+ */
+export function apiRootIdentity(serverUrl: string): string | undefined {
+  try {
+    const url = new URL(apiRoot(serverUrl));
+    return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
+  } catch {
+    return undefined;
+  }
+}

@@ -74,12 +74,6 @@ export function detailedDiff(
   res.setHasdetaileddiff(true);
 }
 
-/** Whether two configurations differ, secrets compared by value. */
-export function sameConfig(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
-  const keys = new Set([...Object.keys(a), ...Object.keys(b)].filter((k) => k !== "version"));
-  return [...keys].every((k) => JSON.stringify(a[k]) === JSON.stringify(b[k]));
-}
-
 /**
  * The configuration the engine sent, as the core reads stack config (`opsmanager:<key>`): the explicit
  * provider's inputs, or the stack's `opsmanager:*` config for the default provider, secrets unwrapped.

@@ -12,9 +12,10 @@ import type * as provgrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import type * as provpb from "@pulumi/pulumi/proto/provider_pb";
 import type * as emptypb from "google-protobuf/google/protobuf/empty_pb";
 import { configure } from "../resources/shared/runtime";
-import { configLookup, detailedDiff, grpcError, sameConfig } from "./answers";
+import { detailedDiff, grpcError } from "./answers";
 import { inCallContexts } from "./call-context";
 import { Cancellation, type Timed } from "./cancel";
+import { checkedConfig, configDiff, configFailures, SECRET_SETTINGS } from "./config";
 import { connectEngine } from "./engine-log";
 import { previewCreate, previewUpdate } from "./preview";
 import { FUNCTIONS, importResource, PACKAGE, type PluginResource, RESOURCES } from "./resources";
@@ -121,25 +122,41 @@ export function providerService(): grpc.UntypedServiceImplementation {
     },
 
     checkConfig(call: Call<provpb.CheckRequest>, done: Done<provpb.CheckResponse>) {
-      answer(done, () => new pb.CheckResponse().setInputs(call.request.getNews()));
+      answer(done, () => {
+        const news = fromStruct(call.request.getNews());
+        return new pb.CheckResponse()
+          .setInputs(toStruct(news.values, [...news.secrets, ...SECRET_SETTINGS]))
+          .setFailuresList(
+            configFailures(call.request.getUrn(), news.values).map((f) =>
+              new pb.CheckFailure().setProperty(f.property).setReason(f.reason),
+            ),
+          );
+      });
     },
 
     diffConfig(call: Call<provpb.DiffRequest>, done: Done<provpb.DiffResponse>) {
       answer(done, () => {
-        const olds = fromStruct(call.request.getOldInputs() ?? call.request.getOlds()).values;
-        const news = fromStruct(call.request.getNews()).values;
-        // Another server or credentials replace no resource: each reads its settings at call time.
-        return new pb.DiffResponse().setChanges(
-          sameConfig(olds, news)
-            ? pb.DiffResponse.DiffChanges.DIFF_NONE
-            : pb.DiffResponse.DiffChanges.DIFF_SOME,
-        );
+        const req = call.request;
+        const olds = fromStruct(req.hasOldInputs() ? req.getOldInputs() : req.getOlds()).values;
+        const news = fromStruct(req.getNews()).values;
+        const diff = configDiff(olds, news);
+        const res = new pb.DiffResponse()
+          .setChanges(
+            diff.replaces.length + diff.updates.length > 0
+              ? pb.DiffResponse.DiffChanges.DIFF_SOME
+              : pb.DiffResponse.DiffChanges.DIFF_NONE,
+          )
+          .setReplacesList(diff.replaces)
+          .setDeletebeforereplace(diff.deleteBeforeReplace);
+        detailedDiff(res, diff, olds, news);
+        return res;
       });
     },
 
     configure(call: Call<provpb.ConfigureRequest>, done: Done<provpb.ConfigureResponse>) {
       answer(done, async () => {
-        await configure({ config: configLookup(fromStruct(call.request.getArgs()).values) });
+        const args = fromStruct(call.request.getArgs()).values;
+        await configure({ config: checkedConfig(call.request.getUrn(), args) });
         return new pb.ConfigureResponse()
           .setAcceptsecrets(true)
           .setSupportspreview(true)

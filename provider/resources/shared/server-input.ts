@@ -3,7 +3,7 @@
  * (./servers.ts), absent for the default server. Only the name is an input, never what it stands for.
  */
 import { z } from "zod";
-import { apiRoot } from "../../api/api-root";
+import { apiRootIdentity } from "../../api/api-root";
 import { quoteValue } from "../../api/ids";
 import type { HttpClient } from "../../client";
 import { ConfigError } from "./config-error";
@@ -72,12 +72,13 @@ const describeServer = (server: string | undefined) =>
  * way of writing the same URL (`https://om:443/`, `https://OM`). `undefined` when they do not resolve.
  */
 export function identityOf(server: string | undefined): string | undefined {
+  let baseUrl: string;
   try {
-    const url = new URL(apiRoot(currentSettings(server).baseUrl));
-    return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
+    baseUrl = currentSettings(server).baseUrl;
   } catch {
     return undefined;
   }
+  return apiRootIdentity(baseUrl);
 }
 
 /**

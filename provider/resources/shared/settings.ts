@@ -84,24 +84,36 @@ function readCaFile(path: string, naming: Naming): string {
   return text;
 }
 
+/** One default-server setting as given, trimmed: from stack config, else its environment variables. */
+export function settingValue(
+  config: ConfigLookup | undefined,
+  name: SettingName,
+  env: NodeJS.ProcessEnv = process.env,
+): string | undefined {
+  const fromConfig = config?.(SETTINGS[name].config);
+  const value =
+    fromConfig !== undefined && fromConfig !== ""
+      ? fromConfig
+      : SETTINGS[name].env.map((v) => env[v]).find((v) => v !== undefined && v !== "");
+  return value?.trim();
+}
+
 /**
  * Resolve the default server's settings from stack config, then the environment at call time. Throws
- * one {@link ConfigError} that names every missing or bad setting and both places it can be set.
+ * one {@link ConfigError} that names every missing or bad setting and both places it can be set, in
+ * `naming`'s words (default: the stack config keys).
  */
 export function resolveSettings(
   config: ConfigLookup | undefined,
   env: NodeJS.ProcessEnv = process.env,
+  naming: Naming = DEFAULT_NAMING,
 ): Settings {
   const raw: RawSettings = {};
   for (const name of Object.keys(SETTINGS) as SettingName[]) {
-    const fromConfig = config?.(SETTINGS[name].config);
-    const value =
-      fromConfig !== undefined && fromConfig !== ""
-        ? fromConfig
-        : SETTINGS[name].env.map((v) => env[v]).find((v) => v !== undefined && v !== "");
-    if (value !== undefined) raw[name] = value.trim();
+    const value = settingValue(config, name, env);
+    if (value !== undefined) raw[name] = value;
   }
-  return checkedSettings(raw, DEFAULT_NAMING);
+  return checkedSettings(raw, naming);
 }
 
 /** One server's settings as given, trimmed, before their rules are checked. */
