@@ -15,6 +15,7 @@ import {
   ORG_API_KEY_SCHEMA,
   ORG_API_KEY_TYPES,
 } from "./resources/org-api-key/schema";
+import { dynamicType } from "./resources/shared/providers";
 import type { EnumDescriptor, Omitted, PropertyDescriptor } from "./resources/shared/schema-descriptor";
 import { SETTINGS_SCHEMA } from "./resources/shared/settings-schema";
 
@@ -125,7 +126,14 @@ export function packageSchema(version: string): Record<string, unknown> {
         const { properties: inputProperties, requiredInputs } = object(r.inputs, "requiredInputs");
         return [
           token(r.name),
-          { description: r.description, ...object(r.outputs), inputProperties, requiredInputs },
+          {
+            description: r.description,
+            ...object(r.outputs),
+            inputProperties,
+            requiredInputs,
+            // A stack the dynamic face deployed moves to the SDK's types with no alias in the program.
+            aliases: [{ type: dynamicType(r.name) }],
+          },
         ];
       }),
     ),

@@ -68,6 +68,10 @@ namespace Pulumi.Opsmanager
             var defaultOptions = new CustomResourceOptions
             {
                 Version = Utilities.Version,
+                Aliases =
+                {
+                    new global::Pulumi.Alias { Type = "pulumi-nodejs:dynamic/opsmanager:ApiKeyProjectAssignment" },
+                },
             };
             var merged = CustomResourceOptions.Merge(defaultOptions, options);
             // Override the ID if one was specified for consistency with other language SDKs.

@@ -122,6 +122,10 @@ namespace Pulumi.Opsmanager
             var defaultOptions = new CustomResourceOptions
             {
                 Version = Utilities.Version,
+                Aliases =
+                {
+                    new global::Pulumi.Alias { Type = "pulumi-nodejs:dynamic/opsmanager:OrgApiKey" },
+                },
                 AdditionalSecretOutputs =
                 {
                     "privateKey",

@@ -101,6 +101,8 @@ export class ApiKeyProjectAssignment extends pulumi.CustomResource {
             resourceInputs["roles"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
+        const aliasOpts = { aliases: [{ type: "pulumi-nodejs:dynamic/opsmanager:ApiKeyProjectAssignment" }] };
+        opts = pulumi.mergeOptions(opts, aliasOpts);
         super(ApiKeyProjectAssignment.__pulumiType, name, resourceInputs, opts);
     }
 }

@@ -188,6 +188,8 @@ export class LogCollectionJob extends pulumi.CustomResource {
             resourceInputs["userId"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
+        const aliasOpts = { aliases: [{ type: "pulumi-nodejs:dynamic/opsmanager:LogCollectionJob" }] };
+        opts = pulumi.mergeOptions(opts, aliasOpts);
         super(LogCollectionJob.__pulumiType, name, resourceInputs, opts);
     }
 }

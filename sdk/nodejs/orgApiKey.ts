@@ -149,6 +149,8 @@ export class OrgApiKey extends pulumi.CustomResource {
             resourceInputs["roles"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
+        const aliasOpts = { aliases: [{ type: "pulumi-nodejs:dynamic/opsmanager:OrgApiKey" }] };
+        opts = pulumi.mergeOptions(opts, aliasOpts);
         const secretOpts = { additionalSecretOutputs: ["privateKey"] };
         opts = pulumi.mergeOptions(opts, secretOpts);
         super(OrgApiKey.__pulumiType, name, resourceInputs, opts);

@@ -1,13 +1,17 @@
 /**
  * What the provider plugin adds under the real engine: `pulumi import` of each resource type, several
  * servers as several explicit provider instances, and a stack that the dynamic types deployed moved
- * onto the plugin's types by aliases, with nothing changed on the server.
+ * onto the plugin's Node.js SDK, whose types carry the dynamic types as aliases, with nothing changed
+ * on the server.
  */
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import * as path from "node:path";
-import { expect, it } from "vitest";
+import { expect, it, onTestFinished } from "vitest";
+import { itNeeding } from "../support/prerequisite";
 import { describeEngine } from "./support/cli";
-import { OPSMANAGER_TS, pluginProject, pluginProjectYaml } from "./support/plugin-project";
+import { installNodeSdk, nodeSdkMissing } from "./support/node-sdk";
+import { pluginProject, pluginProjectYaml } from "./support/plugin-project";
+import { REPO } from "./support/stack";
 import { openWorld, snapshot, writes } from "./support/world";
 
 describeEngine(
@@ -177,73 +181,59 @@ for (const name of ["a", "b"]) {
       expect(sims.map(snapshot)).toEqual(before);
     });
 
-    it("a stack the dynamic types deployed (examples/ci-key) moves to the plugin's types by aliases: nothing sent, the private key kept", async ({
-      onTestFinished,
-    }) => {
-      const { stack, sim } = await openWorld(onTestFinished, bin, { project: { example: "ci-key" } });
-      const before = snapshot(sim);
-      await stack.pulumi(["up", "--yes"]);
-      const created = sim.state.apiKeys().find((k) => k.desc === "CI pipeline (created by Pulumi)")!;
-      const idsBefore = (await stack.exportState()).deployment.resources
-        ?.filter((r) => r.custom && r.id !== undefined && r.type.includes("opsmanager:"))
-        .map((r) => r.id)
-        .sort();
+    itNeeding(
+      "a stack the dynamic types deployed (examples/ci-key) moves to the plugin's Node.js SDK with no alias in the program: nothing created, deleted or replaced, nothing sent, the private key kept",
+      nodeSdkMissing(),
+      async () => {
+        const { stack, sim } = await openWorld(onTestFinished, bin, { project: { example: "ci-key" } });
+        const before = snapshot(sim);
+        await stack.pulumi(["up", "--yes"]);
+        const created = sim.state.apiKeys().find((k) => k.desc === "CI pipeline (created by Pulumi)")!;
+        const idsBefore = (await stack.exportState()).deployment.resources
+          ?.filter((r) => r.custom && r.id !== undefined && r.type.includes("opsmanager:"))
+          .map((r) => r.id)
+          .sort();
 
-      // The same project, now naming the plugin, and the program on the plugin's types with an alias each.
-      await writeFile(
-        path.join(stack.dir, "Pulumi.yaml"),
-        `${pluginProjectYaml("ci-key")}config:\n  orgId:\n    default: "${sim.orgId}"\n  groupId:\n    default: "${sim.groupId}"\n  rotated:\n    default: "2026-11"\n`,
-      );
-      await writeFile(path.join(stack.dir, "opsmanager.ts"), OPSMANAGER_TS);
-      await writeFile(
-        path.join(stack.dir, "index.ts"),
-        `import * as pulumi from "@pulumi/pulumi";
-import { ApiKeyProjectAssignment, OrgApiKey } from "./opsmanager";
-const config = new pulumi.Config();
-const fromDynamic = (type: string) => ({ aliases: [{ type: "pulumi-nodejs:dynamic/opsmanager:" + type }] });
-const key = new OrgApiKey("ci", {
-  orgId: config.require("orgId"),
-  desc: "CI pipeline (created by Pulumi)",
-  roles: ["ORG_MEMBER"],
-  accessList: ["203.0.113.0/24", "198.51.100.7"],
-  keepers: { rotated: config.require("rotated") },
-}, fromDynamic("OrgApiKey"));
-const inProject = new ApiKeyProjectAssignment("ci-in-project", {
-  apiKeyId: key.apiKeyId,
-  groupId: config.require("groupId"),
-  roles: ["GROUP_READ_ONLY", "GROUP_AUTOMATION_ADMIN"],
-}, fromDynamic("ApiKeyProjectAssignment"));
-export const publicKey = key.publicKey;
-export const privateKey = pulumi.secret(key.privateKey);
-export const accessList = key.accessList;
-export const projectRoles = inProject.roles;
-`,
-      );
-      sim.resetRequests();
-      const preview = await stack.pulumi(["preview", "--diff"]);
-      expect(preview.stdout).not.toMatch(/\d+ to (create|delete|replace)/);
-      const up = await stack.pulumi(["up", "--yes"]);
-      expect(up.stdout).not.toMatch(/\d+ (created|deleted|replaced)/);
-      expect(writes(sim)).toEqual([]);
+        // The same project, now naming the plugin, and the same program importing the SDK: no alias.
+        await writeFile(
+          path.join(stack.dir, "Pulumi.yaml"),
+          `${pluginProjectYaml("ci-key")}config:\n  orgId:\n    default: "${sim.orgId}"\n  groupId:\n    default: "${sim.groupId}"\n  rotated:\n    default: "2026-11"\n`,
+        );
+        const program = await readFile(path.join(REPO, "examples", "ci-key", "index.ts"), "utf8");
+        await writeFile(
+          path.join(stack.dir, "index.ts"),
+          program.replace('from "pulumi-opsmanager"', 'from "@pulumi-opsmanager/sdk"'),
+        );
+        expect(await readFile(path.join(stack.dir, "index.ts"), "utf8")).not.toMatch(/alias/);
+        await installNodeSdk(stack.dir);
+        sim.resetRequests();
+        const preview = await stack.pulumi(["preview", "--diff"]);
+        // The stack, the key and the assignment; no step at all.
+        expect(preview.stdout).toMatch(/Resources:\n +3 unchanged\n/);
+        expect(preview.stdout).not.toMatch(/\d+ to (create|delete|replace|update)/);
+        const up = await stack.pulumi(["up", "--yes"]);
+        expect(up.stdout).not.toMatch(/\d+ (created|deleted|replaced)/);
+        expect(writes(sim)).toEqual([]);
 
-      const state = await stack.exportState();
-      const moved = state.deployment.resources?.filter((r) => r.type.startsWith("opsmanager:index:")) ?? [];
-      expect(moved.map((r) => r.type).sort()).toEqual([
-        "opsmanager:index:ApiKeyProjectAssignment",
-        "opsmanager:index:OrgApiKey",
-      ]);
-      expect(moved.map((r) => r.id).sort()).toEqual(idsBefore);
-      expect(state.deployment.resources?.some((r) => r.type.startsWith("pulumi-nodejs:dynamic/"))).toBe(
-        false,
-      );
-      const shown = await stack.pulumi(["stack", "output", "privateKey", "--show-secrets"]);
-      expect(shown.stdout.trim()).toBe(created.privateKey);
-      expect(JSON.stringify(state)).not.toContain(created.privateKey);
+        const state = await stack.exportState();
+        const moved = state.deployment.resources?.filter((r) => r.type.startsWith("opsmanager:index:")) ?? [];
+        expect(moved.map((r) => r.type).sort()).toEqual([
+          "opsmanager:index:ApiKeyProjectAssignment",
+          "opsmanager:index:OrgApiKey",
+        ]);
+        expect(moved.map((r) => r.id).sort()).toEqual(idsBefore);
+        expect(state.deployment.resources?.some((r) => r.type.startsWith("pulumi-nodejs:dynamic/"))).toBe(
+          false,
+        );
+        const shown = await stack.pulumi(["stack", "output", "privateKey", "--show-secrets"]);
+        expect(shown.stdout.trim()).toBe(created.privateKey);
+        expect(JSON.stringify(state)).not.toContain(created.privateKey);
 
-      await stack.pulumi(["preview", "--expect-no-changes"]);
-      await stack.pulumi(["refresh", "--yes", "--expect-no-changes"]);
-      await stack.pulumi(["destroy", "--yes"]);
-      expect(snapshot(sim)).toEqual(before);
-    });
+        await stack.pulumi(["preview", "--expect-no-changes"]);
+        await stack.pulumi(["refresh", "--yes", "--expect-no-changes"]);
+        await stack.pulumi(["destroy", "--yes"]);
+        expect(snapshot(sim)).toEqual(before);
+      },
+    );
   },
 );

@@ -114,6 +114,43 @@ describeEngine("test/engine/plugin: the provider plugin under the real engine", 
     expect(snapshot(sim)).toEqual(before);
   });
 
+  it("a created key named by its own apiKeyId is adopted in place: preview --diff shows + apiKeyId and nothing that is not an input; up updates it in place, and destroy then releases it", async ({
+    onTestFinished,
+  }) => {
+    const { stack, sim } = await openWorld(onTestFinished, bin, { project: pluginProject(CI_KEY_PROGRAM) });
+    await stack.pulumi(["config", "set", "orgId", sim.orgId]);
+    await stack.pulumi(["config", "set", "groupId", sim.groupId]);
+    await stack.pulumi(["config", "set", "rotated", "2026-01"]);
+    await stack.pulumi(["up", "--yes"]);
+    const created = sim.state.apiKeys().find((k) => k.desc === "CI pipeline (created by Pulumi)")!;
+
+    // The program names the key it created, and drops keepers (they replace a created key only).
+    await writeFile(
+      path.join(stack.dir, "index.ts"),
+      CI_KEY_PROGRAM.replace(
+        '  keepers: { rotated: config.require("rotated") },\n',
+        `  apiKeyId: "${created.id}",\n`,
+      ),
+    );
+    sim.resetRequests();
+    const preview = await stack.pulumi(["preview", "--diff"]);
+    expect(writes(sim)).toEqual([]);
+    expect(preview.stdout).toMatch(/~ opsmanager:index:OrgApiKey: \(update\)/);
+    expect(preview.stdout).toContain(`+ apiKeyId: "${created.id}"`);
+    expect(preview.stdout).toMatch(/- keepers *: \{\n *- rotated: "2026-01"/);
+    expect(preview.stdout).not.toContain("managed");
+    expect(preview.stdout).not.toMatch(/\d+ to (create|delete|replace)/);
+
+    const up = await stack.pulumi(["up", "--yes"]);
+    expect(up.stdout).toMatch(/~ 1 updated/);
+    expect(up.stdout).not.toMatch(/\d+ (created|deleted|replaced)/);
+    expect(sim.state.apiKey(created.id)).toBeDefined();
+    await stack.pulumi(["preview", "--expect-no-changes"]);
+    await stack.pulumi(["destroy", "--yes"]);
+    // Adopted now: destroy releases the key instead of deleting it.
+    expect(sim.state.apiKey(created.id)).toBeDefined();
+  });
+
   it("bad input fails preview with the dynamic face's message, naming the property, before any request", async ({
     onTestFinished,
   }) => {

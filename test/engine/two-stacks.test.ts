@@ -3,25 +3,60 @@
  * with its own credentials, both running `pulumi up` at once; `dev`'s key POST loses its answer. The
  * settling of `dev`'s create deletes only the key its own POST made (found by the mark that POST
  * carried): `prod`'s key, created alike a moment earlier, and the keys people made by hand, stay as they
- * were; the next `pulumi up` of `dev` ends with exactly one key for its resource.
+ * were; the next `pulumi up` of `dev` ends with exactly one key for its resource. Every case runs
+ * through each face: the dynamic types, and the plugin with its generated Node.js SDK.
  */
 import { expect, it } from "vitest";
+import { dynamicType } from "../../provider/resources/shared/providers";
 import type { Fault, SimApiKey, Simulator } from "../../simulator/types";
-import { describeEngine } from "./support/cli";
+import { describeNeeding } from "../support/prerequisite";
+import { cli, ENGINE_TEST_LIMIT_MS } from "./support/cli";
+import { installNodeSdk, nodeSdkMissing } from "./support/node-sdk";
+import { pluginProjectYaml } from "./support/plugin-project";
 import { type EngineStack, makeStack } from "./support/stack";
 import { configureDefaultServer, openWorld, STEADY_JOBS } from "./support/world";
 
-const PROJECT = `name: ci-stacks
+/** A face the program runs through: its project file, the module its types come from, its install. */
+interface Face {
+  name: string;
+  project: string;
+  module: string;
+  /** The type token of its resource `type`, as the stack records it. */
+  token: (type: string) => string;
+  /** Why it cannot run here, or `undefined`. */
+  missing: () => string | undefined;
+  install(stack: EngineStack): Promise<void>;
+}
+
+const FACES: Face[] = [
+  {
+    name: "the dynamic types",
+    project: `name: ci-stacks
 runtime:
   name: nodejs
   options:
     typescript: true
-`;
+`,
+    module: "pulumi-opsmanager",
+    token: dynamicType,
+    missing: () => undefined,
+    install: async () => {},
+  },
+  {
+    name: "the plugin and its Node.js SDK",
+    project: pluginProjectYaml("ci-stacks"),
+    module: "@pulumi-opsmanager/sdk",
+    token: (type) => `opsmanager:index:${type}`,
+    missing: nodeSdkMissing,
+    install: (stack) => installNodeSdk(stack.dir),
+  },
+];
 
 /** The program both stacks run: a created key, assigned to the project, and a log collection job. */
 const program = (
+  face: Face,
   sim: Simulator,
-) => `import { ApiKeyProjectAssignment, LogCollectionJob, OrgApiKey } from "pulumi-opsmanager";
+) => `import { ApiKeyProjectAssignment, LogCollectionJob, OrgApiKey } from "${face.module}";
 const key = new OrgApiKey("ci", { orgId: "${sim.orgId}", desc: "CI stacks", roles: ["ORG_MEMBER"] });
 new ApiKeyProjectAssignment("ci-in-project", { apiKeyId: key.apiKeyId, groupId: "${sim.groupId}", roles: ["GROUP_READ_ONLY"] });
 new LogCollectionJob("logs", {
@@ -67,6 +102,7 @@ async function postArrived(sim: Simulator, user: string, path: string): Promise<
  * has arrived, so both keys are made in the same moment.
  */
 async function twoStacks(
+  face: Face,
   onTestFinished: Parameters<typeof openWorld>[0],
   bin: string,
   devFaults: (made: Promise<void>, sim: Simulator) => Fault[],
@@ -74,8 +110,12 @@ async function twoStacks(
 ) {
   const { stack: prod, sim } = await openWorld(onTestFinished, bin, {
     simulator: STEADY_JOBS,
-    project: (sims) => ({ stack: "prod", files: { "Pulumi.yaml": PROJECT, "index.ts": program(sims[0]!) } }),
+    project: (sims) => ({
+      stack: "prod",
+      files: { "Pulumi.yaml": face.project, "index.ts": program(face, sims[0]!) },
+    }),
   });
+  await face.install(prod);
   const devKey = sim.state.addApiKey({
     desc: "dev pipeline",
     roles: [
@@ -85,9 +125,10 @@ async function twoStacks(
   });
   const dev = await makeStack(bin, {
     stack: "dev",
-    files: { "Pulumi.yaml": PROJECT, "index.ts": program(sim) },
+    files: { "Pulumi.yaml": face.project, "index.ts": program(face, sim) },
   });
   onTestFinished(() => dev.cleanup());
+  await face.install(dev);
   await configureDefaultServer(dev, { ...sim, publicKey: devKey.publicKey, privateKey: devKey.privateKey });
   for (const [key, value] of Object.entries(devConfig)) await dev.config(key, value);
   // The keys people made by hand, the README's adopt examples among them: untouched throughout.
@@ -113,6 +154,7 @@ async function twoStacks(
   expect(prodUp.code, prodUp.stdout + prodUp.stderr).toBe(0);
   expect(devUp.code).not.toBe(0);
   const prodHoldings = await holdings(prod);
+  expect(prodHoldings.keys.map((k) => k.type)).toEqual([face.token("OrgApiKey")]);
   const prodKey = sim.state.apiKey(prodHoldings.keys[0]!.id!);
   expect(prodKey?.desc).toBe("CI stacks");
 
@@ -158,11 +200,21 @@ async function settleDev(world: Awaited<ReturnType<typeof twoStacks>>) {
   expect(ciKeys(sim)).toEqual([]);
 }
 
-describeEngine("test/engine/two-stacks: a create that lost its answer beside another stack's key", (bin) => {
+for (const face of FACES) {
+  const { bin = "", missing } = cli();
+  describeNeeding(
+    `test/engine/two-stacks (${face.name}): a create that lost its answer beside another stack's key`,
+    missing ?? face.missing(),
+    () => cases(face, bin),
+    { timeout: ENGINE_TEST_LIMIT_MS },
+  );
+}
+
+function cases(face: Face, bin: string) {
   it("dev's POST answered 500 by a proxy (the server made nothing): prod's key stays, dev's message proves none was left, the next up makes one", async ({
     onTestFinished,
   }) => {
-    const world = await twoStacks(onTestFinished, bin, (made, sim) => [
+    const world = await twoStacks(face, onTestFinished, bin, (made, sim) => [
       { method: "POST", pathPrefix: keysPathOf(sim), holdUntil: made, status: 500 },
     ]);
     const { sim, devUp, prodKey, prodUntouched } = world;
@@ -178,7 +230,7 @@ describeEngine("test/engine/two-stacks: a create that lost its answer beside ano
   it("dev's POST answered with a garbled body after the server made the key: that key is deleted by its mark, prod's stays", async ({
     onTestFinished,
   }) => {
-    const world = await twoStacks(onTestFinished, bin, (made, sim) => [
+    const world = await twoStacks(face, onTestFinished, bin, (made, sim) => [
       {
         method: "POST",
         pathPrefix: keysPathOf(sim),
@@ -202,7 +254,7 @@ describeEngine("test/engine/two-stacks: a create that lost its answer beside ano
   }) => {
     // Dev's key POST goes through; its job POST fails after the server made the job, and its
     // assignment's PATCH is cut off once.
-    const world = await twoStacks(onTestFinished, bin, (_made, sim) => [
+    const world = await twoStacks(face, onTestFinished, bin, (_made, sim) => [
       {
         method: "POST",
         pathPrefix: `/groups/${sim.groupId}/logCollectionJobs`,
@@ -252,6 +304,7 @@ describeEngine("test/engine/two-stacks: a create that lost its answer beside ano
     let acted = () => {};
     const devMade = new Promise<void>((r) => (acted = r));
     const world = await twoStacks(
+      face,
       onTestFinished,
       bin,
       (_made, sim) => [
@@ -280,4 +333,4 @@ describeEngine("test/engine/two-stacks: a create that lost its answer beside ano
     await settleDev(world);
     expect(sim.requests.filter((r) => r.method === "DELETE" && r.path.endsWith(markedId))).toHaveLength(1);
   });
-});
+}

@@ -22,6 +22,9 @@ const ASSIGNMENT = "opsmanager:index:ApiKeyProjectAssignment";
 const JOB = "opsmanager:index:LogCollectionJob";
 const urn = (type: string, name = "res") => `urn:pulumi:dev::proj::${type}::${name}`;
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+const SCHEMA = JSON.parse(readFileSync(`${repoRoot()}/provider/plugin/schema.json`, "utf8")) as {
+  resources: Record<string, { inputProperties: Record<string, unknown> }>;
+};
 
 let sim: Simulator;
 let plugin: Plugin;
@@ -66,6 +69,11 @@ async function diff(type: string, id: string, olds: object, news: object, oldInp
   res.getDetaileddiffMap().forEach((entry, name) => {
     detailed[name] = kinds[entry.getKind()]!;
   });
+  // A detailed diff names inputs only: the preview shows each field with its old and new input.
+  const inputs = Object.keys(SCHEMA.resources[type]!.inputProperties);
+  for (const name of [...Object.keys(detailed), ...res.getDiffsList(), ...res.getReplacesList()]) {
+    expect(inputs, `${type}'s diff names ${name}`).toContain(name);
+  }
   return {
     changes: res.getChanges() === provpb.DiffResponse.DiffChanges.DIFF_SOME,
     replaces: res.getReplacesList(),
@@ -156,6 +164,22 @@ describe("test/plugin: the provider plugin over gRPC", () => {
     expect(org).toMatchObject({ replaces: ["orgId"], detailed: { orgId: "UPDATE_REPLACE" } });
     const none = await diff(KEY, made.id, made.properties, inputs, inputs);
     expect(none).toEqual({ changes: false, replaces: [], detailed: {}, hasDetailedDiff: true });
+    // Naming the created key by its own id or public key adopts it in place: an update of that input.
+    const adopt = await diff(KEY, made.id, made.properties, { ...inputs, apiKeyId: made.id }, inputs);
+    expect(adopt).toEqual({
+      changes: true,
+      replaces: [],
+      detailed: { apiKeyId: "ADD" },
+      hasDetailedDiff: true,
+    });
+    // With keepers, which an adopted key cannot take, the program drops them too.
+    const kept = { ...made.properties, keepers: { rotate: "1" } };
+    const withKeepers = { ...inputs, keepers: { rotate: "1" } };
+    const adoptKept = await diff(KEY, made.id, kept, { ...inputs, apiKeyId: made.id }, withKeepers);
+    expect(adoptKept).toMatchObject({ replaces: [], detailed: { apiKeyId: "ADD", keepers: "DELETE" } });
+    const byPublicKey = { ...inputs, publicKey: made.properties.publicKey };
+    const adoptByPublicKey = await diff(KEY, made.id, made.properties, byPublicKey, inputs);
+    expect(adoptByPublicKey).toMatchObject({ replaces: [], detailed: { publicKey: "ADD" } });
 
     // A refresh keeps the private key, still a secret.
     const refreshed = await read(KEY, made.id, made.properties, inputs);

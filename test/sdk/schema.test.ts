@@ -7,6 +7,7 @@
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
+import { dynamicType } from "../../provider/resources/shared/providers";
 import { packageSchema, schemaText } from "../../provider/schema";
 import { repoRoot } from "../support/program-dir";
 
@@ -26,6 +27,7 @@ interface ObjectSpec {
   inputProperties?: Record<string, Property>;
   required?: string[];
   requiredInputs?: string[];
+  aliases?: { type: string }[];
 }
 const schema = JSON.parse(committedText) as {
   name: string;
@@ -130,6 +132,23 @@ describe("provider/plugin/schema.json", () => {
     for (const r of Object.values(schema.resources)) {
       expect(Object.keys(r.inputProperties!)).not.toContain("server");
       expect(Object.keys(r.properties!)).not.toContain("stateVersion");
+    }
+  });
+
+  it("aliases each resource to its dynamic type, so that a stack the dynamic face deployed moves to the SDKs with no alias in the program", () => {
+    const aliases = Object.fromEntries(
+      Object.entries(schema.resources).map(([token, r]) => [token, r.aliases]),
+    );
+    expect(aliases).toEqual({
+      "opsmanager:index:OrgApiKey": [{ type: "pulumi-nodejs:dynamic/opsmanager:OrgApiKey" }],
+      "opsmanager:index:ApiKeyProjectAssignment": [
+        { type: "pulumi-nodejs:dynamic/opsmanager:ApiKeyProjectAssignment" },
+      ],
+      "opsmanager:index:LogCollectionJob": [{ type: "pulumi-nodejs:dynamic/opsmanager:LogCollectionJob" }],
+    });
+    // The dynamic face's own tokens, as its resources register them.
+    for (const token of Object.keys(schema.resources)) {
+      expect(aliases[token]).toEqual([{ type: dynamicType(token.split(":")[2]!) }]);
     }
   });
 

@@ -88,10 +88,17 @@ export function createdReplaces(state: KeyState, news: OrgApiKeyProviderInputs) 
   return replaces;
 }
 
-/** The updates particular to created keys: naming the created key adopts it in place (`managed`). */
+/**
+ * The updates particular to created keys: naming the created key adopts it in place, an update of the
+ * inputs the program changed to do so: the one that names the key (`apiKeyId`, else `publicKey`), and
+ * `keepers` dropped (an adopted key takes none).
+ */
 export function createdUpdates(state: KeyState, news: OrgApiKeyProviderInputs) {
   const updates: string[] = [];
-  if (isCreatedState(state) && !declaresCreated(news)) updates.push("managed");
+  if (isCreatedState(state) && !declaresCreated(news)) {
+    updates.push(news.apiKeyId !== undefined ? "apiKeyId" : "publicKey");
+    if (Object.keys(keepersOf(state.keepers)).length > 0) updates.push("keepers");
+  }
   return updates;
 }
 

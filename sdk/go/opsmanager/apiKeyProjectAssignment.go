@@ -44,6 +44,12 @@ func NewApiKeyProjectAssignment(ctx *pulumi.Context,
 	if args.Roles == nil {
 		return nil, errors.New("invalid value for required argument 'Roles'")
 	}
+	aliases := pulumi.Aliases([]pulumi.Alias{
+		{
+			Type: pulumi.String("pulumi-nodejs:dynamic/opsmanager:ApiKeyProjectAssignment"),
+		},
+	})
+	opts = append(opts, aliases)
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource ApiKeyProjectAssignment
 	err := ctx.RegisterResource("opsmanager:index:ApiKeyProjectAssignment", name, args, &resource, opts...)

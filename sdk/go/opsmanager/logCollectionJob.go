@@ -79,6 +79,12 @@ func NewLogCollectionJob(ctx *pulumi.Context,
 	if args.SizeRequestedPerFileBytes == nil {
 		return nil, errors.New("invalid value for required argument 'SizeRequestedPerFileBytes'")
 	}
+	aliases := pulumi.Aliases([]pulumi.Alias{
+		{
+			Type: pulumi.String("pulumi-nodejs:dynamic/opsmanager:LogCollectionJob"),
+		},
+	})
+	opts = append(opts, aliases)
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource LogCollectionJob
 	err := ctx.RegisterResource("opsmanager:index:LogCollectionJob", name, args, &resource, opts...)

@@ -157,6 +157,8 @@ class ApiKeyProjectAssignment(pulumi.CustomResource):
                 raise TypeError("Missing required property 'roles'")
             __props__.__dict__["roles"] = roles
             __props__.__dict__["previous"] = None
+        alias_opts = pulumi.ResourceOptions(aliases=[pulumi.Alias(type_="pulumi-nodejs:dynamic/opsmanager:ApiKeyProjectAssignment")])
+        opts = pulumi.ResourceOptions.merge(opts, alias_opts)
         super(ApiKeyProjectAssignment, __self__).__init__(
             'opsmanager:index:ApiKeyProjectAssignment',
             resource_name,

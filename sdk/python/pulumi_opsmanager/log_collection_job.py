@@ -268,6 +268,8 @@ class LogCollectionJob(pulumi.CustomResource):
             __props__.__dict__["status"] = None
             __props__.__dict__["uncompressed_size_total_bytes"] = None
             __props__.__dict__["user_id"] = None
+        alias_opts = pulumi.ResourceOptions(aliases=[pulumi.Alias(type_="pulumi-nodejs:dynamic/opsmanager:LogCollectionJob")])
+        opts = pulumi.ResourceOptions.merge(opts, alias_opts)
         super(LogCollectionJob, __self__).__init__(
             'opsmanager:index:LogCollectionJob',
             resource_name,

@@ -240,6 +240,8 @@ class OrgApiKey(pulumi.CustomResource):
             __props__.__dict__["pending_create"] = None
             __props__.__dict__["private_key"] = None
             __props__.__dict__["project_roles"] = None
+        alias_opts = pulumi.ResourceOptions(aliases=[pulumi.Alias(type_="pulumi-nodejs:dynamic/opsmanager:OrgApiKey")])
+        opts = pulumi.ResourceOptions.merge(opts, alias_opts)
         secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["privateKey"])
         opts = pulumi.ResourceOptions.merge(opts, secret_opts)
         super(OrgApiKey, __self__).__init__(
