@@ -8,7 +8,7 @@ import { expect, it, type TestContext } from "vitest";
 import type { Simulator } from "../../simulator/types";
 import { describeNeeding } from "../support/prerequisite";
 import { type CliBin, describeEngine } from "./support/cli";
-import { nodejsSdkMissing, useNodejsSdk } from "./support/nodejs-sdk";
+import { installNodeSdk, nodeSdkMissing } from "./support/node-sdk";
 import type { EngineStack, ProjectOptions, RunResult } from "./support/stack";
 import { openWorld } from "./support/world";
 
@@ -72,7 +72,7 @@ const PLUGIN: Face = {
     },
   },
   jobType: "opsmanager:index:LogCollectionJob",
-  prepare: useNodejsSdk,
+  prepare: (stack) => installNodeSdk(stack.dir),
 };
 
 describeEngine("test/engine/interrupt: Ctrl-C during pulumi up, dynamic face", (bin) => {
@@ -82,7 +82,7 @@ describeEngine("test/engine/interrupt: Ctrl-C during pulumi up, dynamic face", (
 describeEngine(
   "test/engine/interrupt: Ctrl-C during pulumi up, through the plugin and its Node.js SDK",
   (bin) => {
-    describeNeeding("on the generated Node.js SDK", nodejsSdkMissing(), () => interruptTests(bin, PLUGIN));
+    describeNeeding("on the generated Node.js SDK", nodeSdkMissing(), () => interruptTests(bin, PLUGIN));
   },
 );
 
