@@ -10,6 +10,7 @@ import { ConfigError } from "./config-error";
 import { inContext } from "./in-context";
 import { currentClient, currentConfig, currentSettings, whenConfigured } from "./runtime";
 import { serverNameRule, settingKey, unknownServerReason } from "./servers";
+import type { Settings } from "./settings";
 import { type CheckFailure, isUnknown, typeRule } from "./validate";
 
 /** The rule of `server`: a name a config path can hold. Whether it is configured is {@link checkServer}'s. */
@@ -71,8 +72,23 @@ const describeServer = (server: string | undefined) =>
  * way of writing the same URL (`https://om:443/`, `https://OM`). `undefined` when they do not resolve.
  */
 export function identityOf(server: string | undefined): string | undefined {
+  let settings: Settings;
   try {
-    const url = new URL(apiRoot(currentSettings(server).baseUrl));
+    settings = currentSettings(server);
+  } catch {
+    return undefined;
+  }
+  if (!identities.has(settings)) identities.set(settings, identityAt(settings.baseUrl));
+  return identities.get(settings);
+}
+
+// The identity of each settings object: currentSettings gives the same object while the settings stay
+// the same, and every diff asks.
+const identities = new WeakMap<Settings, string | undefined>();
+
+function identityAt(baseUrl: string): string | undefined {
+  try {
+    const url = new URL(apiRoot(baseUrl));
     return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
   } catch {
     return undefined;
