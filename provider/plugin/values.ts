@@ -30,14 +30,23 @@ function isSecret(value: unknown): value is { value: unknown } {
   );
 }
 
+/**
+ * `value` with its secrets unwrapped, in place: `value` is what `Struct.toJavaScript` just made, which
+ * nothing else holds, so each secret is replaced where it is found and nothing else is copied.
+ */
 function unwrap(value: unknown, found: { secret: boolean }): unknown {
   if (isSecret(value)) {
     found.secret = true;
     return unwrap(value.value, found);
   }
-  if (Array.isArray(value)) return value.map((v) => unwrap(v, found));
   if (typeof value !== "object" || value === null) return value;
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, unwrap(v, found)]));
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = unwrap(value[i], found);
+    return value;
+  }
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) record[key] = unwrap(record[key], found);
+  return record;
 }
 
 /**

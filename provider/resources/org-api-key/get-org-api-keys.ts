@@ -1,4 +1,3 @@
-import * as pulumi from "@pulumi/pulumi";
 import type { ApiKey } from "../../api/types";
 
 /** Arguments of {@link getOrgApiKeys}. */
@@ -24,6 +23,9 @@ export interface GetOrgApiKeysArgs {
 export async function getOrgApiKeys(args: GetOrgApiKeysArgs): Promise<ApiKey[]> {
   const { clientFor, orgApiKeyListing, readWholeListing, resolveServerSettings, resolveSettings } =
     await listingParts();
+  // The SDK's index at the call, not at the module's load: the provider plugin serves this module's
+  // orgApiKeysOn, and that index (automation, the closure serializer, npm's tree reader) is no part of it.
+  const pulumi = await import("@pulumi/pulumi");
   // runtime.getConfig gives secrets unwrapped, not as Outputs: they serve the digest computation only.
   const config = (key: string) => pulumi.runtime.getConfig(key);
   const settings =

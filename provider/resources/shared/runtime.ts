@@ -71,8 +71,20 @@ function settingName(setting: { config: string; env: readonly string[] }): strin
   return `${setting.config} or the environment variable ${setting.env.join(" or ")}`;
 }
 
+// The client of each settings object: resolveSettings gives the same object while the settings stay
+// the same, so a resource call finds its client without hashing the registry's key again.
+const clientsOf = new WeakMap<Settings, HttpClient>();
+
 /** The shared client for `settings`: one per server, credentials and CA in the process. */
 export function clientFor(settings: Settings): HttpClient {
+  const known = clientsOf.get(settings);
+  if (known !== undefined && !known.isClosed) return known;
+  const client = registeredClient(settings);
+  clientsOf.set(settings, client);
+  return client;
+}
+
+function registeredClient(settings: Settings): HttpClient {
   const { server } = settings;
   return getHttpClient({
     baseUrl: apiRoot(settings.baseUrl),

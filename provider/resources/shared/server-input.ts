@@ -11,6 +11,7 @@ import { inContext } from "./in-context";
 import { previewInputs } from "./preview-links";
 import { currentClient, currentConfig, currentSettings, whenConfigured } from "./runtime";
 import { serverNameRule, settingKey, unknownServerReason } from "./servers";
+import type { Settings } from "./settings";
 import { type CheckFailure, isUnknown, typeRule } from "./validate";
 
 /** The rule of `server`: a name a config path can hold. Whether it is configured is {@link checkServer}'s. */
@@ -72,14 +73,19 @@ const describeServer = (server: string | undefined) =>
  * way of writing the same URL (`https://om:443/`, `https://OM`). `undefined` when they do not resolve.
  */
 export function identityOf(server: string | undefined): string | undefined {
-  let baseUrl: string;
+  let settings: Settings;
   try {
-    baseUrl = currentSettings(server).baseUrl;
+    settings = currentSettings(server);
   } catch {
     return undefined;
   }
-  return apiRootIdentity(baseUrl);
+  if (!identities.has(settings)) identities.set(settings, apiRootIdentity(settings.baseUrl));
+  return identities.get(settings);
 }
+
+// The identity of each settings object: currentSettings gives the same object while the settings stay
+// the same, and every diff asks.
+const identities = new WeakMap<Settings, string | undefined>();
 
 /**
  * The `server` part of every resource's `diff`, in one place: a move to another server (another API

@@ -111,7 +111,12 @@ export function stateAfterRead<P extends object>(
   // Equal as written is not enough: a later step may read a field of an older version another way (a
   // number of seconds as milliseconds, say), and the state kept would then be read as other than what
   // the refresh found. Kept only when it also means, once upgraded, exactly what was found.
-  if (sameJson(stored, props) && sameJson(upgradeState(upgrade, olds, id, "read"), props)) {
+  // At the current version no step applies: the state upgraded is the state stored.
+  if (
+    sameJson(stored, props) &&
+    (storedVersion(upgrade, olds, id, "read") === currentVersion(upgrade) ||
+      sameJson(upgradeState(upgrade, olds, id, "read"), props))
+  ) {
     const { __provider: _omitted, ...kept } = olds as Versioned;
     return kept as P;
   }
