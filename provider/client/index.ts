@@ -1,5 +1,5 @@
 /** The transport: JSON over HTTPS, digest authentication, retries, one error family; it knows HTTP alone. */
-export { abortReason, currentAbortSignal, withAbortSignal } from "./abort-scope";
+export { withAbortSignal } from "./abort-scope";
 export { closeAllHttpClients, getHttpClient } from "./client-registry";
 export {
   type AuthorizationFields,

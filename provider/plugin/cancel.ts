@@ -1,14 +1,17 @@
 /**
  * What the engine asks of an operation besides its work, as pulumi-go-provider's `middleware/cancel`
  * keeps it: `Cancel` (the first Ctrl-C) stops every operation in flight and any started after it, and
- * a create's, update's or delete's `timeout` (its `customTimeouts`, in seconds) bounds it, retries
+ * a create's, read's, update's or delete's `timeout` (its `customTimeouts`, in seconds) bounds it, retries
  * included. Both reach the core as one abort signal around the method's work (../client/abort-scope.ts),
  * whose reason says what happened.
  */
-import { withAbortSignal } from "../client/abort-scope";
+import { withAbortSignal } from "../client";
 
 /** The operations whose request carries a `timeout`, as `customTimeouts` names them. */
-export type TimedOperation = "create" | "update" | "delete";
+export type TimedOperation = "create" | "read" | "update" | "delete";
+
+/** The longest delay a timer takes (2^31 − 1 ms); a `timeout` beyond it is no deadline. */
+const LONGEST_TIMER_SECONDS = 2_147_483;
 
 /** A `timeout` in seconds as a message says it: `5 s`, `1.5 s`, `2 min`. */
 function shownSeconds(seconds: number): string {
@@ -24,13 +27,22 @@ export interface Timed {
 
 /** The cancellation of one plugin process's operations; see the module's comment. */
 export class Cancellation {
-  private readonly cancelled = new AbortController();
+  private cancelled = new AbortController();
 
-  /** Stops every operation in flight, and every one that starts after. */
+  /** Stops every operation in flight, and every one that starts after, until {@link renew}. */
   cancel(): void {
     this.cancelled.abort(
       new Error("the operation was cancelled (Ctrl-C: the engine asked the provider to cancel)"),
     );
+  }
+
+  /**
+   * A new deployment begins (Handshake, Attach: a plugin started by hand serves one after another,
+   * and the engine cancels each plugin at a deployment's end): operations from now on are not
+   * cancelled; those already running keep the signal they had.
+   */
+  renew(): void {
+    if (this.cancelled.signal.aborted) this.cancelled = new AbortController();
   }
 
   /**
@@ -39,7 +51,11 @@ export class Cancellation {
    */
   run<T>(work: () => Promise<T> | T, timed?: Timed) {
     return async (): Promise<T> => {
-      if (timed === undefined || !(timed.timeoutSeconds > 0)) {
+      if (
+        timed === undefined ||
+        !(timed.timeoutSeconds > 0) ||
+        timed.timeoutSeconds > LONGEST_TIMER_SECONDS
+      ) {
         return withAbortSignal(this.cancelled.signal, work);
       }
       const { operation, timeoutSeconds } = timed;

@@ -77,7 +77,7 @@ function secretNames(resource: PluginResource, ...came: Set<string>[]): Set<stri
 /** The service's implementation; methods it leaves out answer UNIMPLEMENTED (grpc-js's default). */
 export function providerService(): grpc.UntypedServiceImplementation {
   const cancellation = new Cancellation();
-  // Every method's work under Cancel; a create's, update's or delete's also under its timeout.
+  // Every method's work under Cancel; a create's, read's, update's or delete's also under its timeout.
   const answer = <Res>(done: Done<Res>, work: () => Promise<Res> | Res, secretOutputs?: readonly string[]) =>
     answerCall(done, cancellation.run(work), secretOutputs);
   const timedAnswer = <Res>(done: Done<Res>, timed: Timed, work: () => Promise<Res> | Res) =>
@@ -88,6 +88,7 @@ export function providerService(): grpc.UntypedServiceImplementation {
     },
 
     handshake(call: Call<provpb.ProviderHandshakeRequest>, done: Done<provpb.ProviderHandshakeResponse>) {
+      cancellation.renew();
       answer(done, () => {
         connectEngine(call.request.getEngineAddress());
         // What Configure answers; an engine that handshakes takes these instead, and takes the plugin to
@@ -101,6 +102,7 @@ export function providerService(): grpc.UntypedServiceImplementation {
     },
 
     attach(call: Call<plugpb.PluginAttach>, done: Done<emptypb.Empty>) {
+      cancellation.renew();
       answer(done, () => {
         connectEngine(call.request.getAddress());
         return new Empty();
@@ -223,7 +225,7 @@ export function providerService(): grpc.UntypedServiceImplementation {
     },
 
     read(call: Call<provpb.ReadRequest>, done: Done<provpb.ReadResponse>) {
-      answer(done, async () => {
+      timedAnswer(done, { operation: "read", timeoutSeconds: call.request.getTimeout() }, async () => {
         const req = call.request;
         const resource = resourceOf(req.getUrn(), req.getType());
         const state = fromStruct(req.getProperties());
@@ -253,6 +255,7 @@ export function providerService(): grpc.UntypedServiceImplementation {
                 olds.values,
                 news.values,
                 await resource.fieldDiff(req.getId(), olds.values, news.values),
+                resource.derivedOutputs,
               ),
             }
           : await resource.update(req.getId(), olds.values, news.values);
