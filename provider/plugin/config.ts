@@ -107,8 +107,8 @@ function serverOf(values: Record<string, unknown>, env: NodeJS.ProcessEnv): stri
  * to another server (another API root of `baseUrl`, or one not known yet): a replacement, so that the
  * engine makes them anew on the new server and deletes them from the old one with the old settings.
  * Credentials, CA, timeout, and another spelling of the same server's URL change in place. A setting
- * the environment gives is compared as the environment gives it now; old settings that name no server
- * replace nothing.
+ * the environment gives is compared as the environment gives it now; old settings that hold none of
+ * the provider's settings, or name no server, replace nothing.
  */
 export function configDiff(
   olds: Record<string, unknown>,
@@ -118,10 +118,11 @@ export function configDiff(
   const changed = [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter(
     (key) => key !== VERSION && JSON.stringify(olds[key]) !== JSON.stringify(news[key]),
   );
-  // Old settings that name no server are no provider of this package's (the engine diffs the dynamic
-  // types' provider against this one when a stack moves here by aliases), or a URL the environment no
-  // longer gives: there is no old server to compare, nor to delete from.
-  const from = serverOf(olds, env);
+  // Old settings that hold none of this package's are no provider of this package's (the engine diffs
+  // the dynamic types' provider against this one when a stack moves here by aliases), whatever the
+  // environment says now; nor are a URL the environment no longer gives: there is no old server to
+  // compare, nor to delete from.
+  const from = NAMES.some((name) => olds[name] !== undefined) ? serverOf(olds, env) : undefined;
   const moves =
     changed.includes("baseUrl") &&
     (isUnknown(news.baseUrl) || (from !== undefined && from !== serverOf(news, env)));

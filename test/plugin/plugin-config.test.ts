@@ -240,5 +240,8 @@ describe("test/plugin/plugin-config: the provider's settings, checked and diffed
       replaces: [],
       detailed: { baseUrl: "ADD", publicKey: "ADD", privateKey: "ADD" },
     });
+    // ... even where the environment names another server: a stack moved from the dynamic types keeps
+    // every resource.
+    expect(await diffConfig({}, GOOD, withEnv)).toMatchObject({ changes: true, replaces: [] });
   });
 });
