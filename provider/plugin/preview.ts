@@ -6,6 +6,7 @@
  * when `up` only updates the key.
  */
 import type { FieldDiff } from "../resources/shared/field-diff";
+import { UNKNOWN } from "../resources/shared/validate";
 
 type Props = Record<string, unknown>;
 
@@ -16,12 +17,21 @@ const asOutput = (value: unknown): unknown =>
 /**
  * An update's outputs in a preview: the old outputs, with each input the diff says changes laid over
  * them. A field no longer declared keeps the server's value, as `up` leaves it; an input not known yet
- * stays unknown.
+ * stays unknown, and so do the outputs `derived` says the update makes anew from a changed input (the
+ * server's spelling of a date, a key's private key masked once it is adopted in place).
  */
-export function previewUpdate(olds: Props, news: Props, diff: FieldDiff): Props {
+export function previewUpdate(
+  olds: Props,
+  news: Props,
+  diff: FieldDiff,
+  derived: Readonly<Record<string, readonly string[]>>,
+): Props {
   const outs: Props = { ...olds };
   for (const field of diff.updates) {
     if (news[field] !== undefined) outs[field] = asOutput(news[field]);
+  }
+  for (const field of diff.updates) {
+    for (const output of derived[field] ?? []) outs[output] = UNKNOWN;
   }
   return outs;
 }

@@ -32,6 +32,11 @@ export interface PluginResource {
   delete(id: string, olds: Props): Promise<void>;
   /** Outputs that are secret whatever the inputs were. */
   secretOutputs: readonly string[];
+  /**
+   * The outputs an update makes anew from each input, beside the input itself: unknown in a preview
+   * of a change of that input (./preview.ts).
+   */
+  derivedOutputs: Readonly<Record<string, readonly string[]>>;
   /** The form of its `pulumi import` id. */
   importForm: ImportForm;
   /** The resource read from the server by the parts of its import id. */
@@ -41,7 +46,10 @@ export interface PluginResource {
 // The core's methods take their own types; the plugin hands them what the engine sent, which check has
 // already put through the same rules as the dynamic face's.
 const loose = (methods: object) =>
-  methods as unknown as Omit<PluginResource, "secretOutputs" | "importForm" | "importFrom">;
+  methods as unknown as Omit<
+    PluginResource,
+    "secretOutputs" | "derivedOutputs" | "importForm" | "importFrom"
+  >;
 
 const looseImport = (read: (a: string, b: string) => Promise<object>) => (a: string, b: string) =>
   read(a, b) as Promise<{ id?: string; props?: Props; inputs?: Props }>;
@@ -51,18 +59,30 @@ export const RESOURCES: Readonly<Record<string, PluginResource>> = {
   [`${PACKAGE}:index:OrgApiKey`]: {
     ...loose(orgApiKeyMethods),
     secretOutputs: ["privateKey"],
+    derivedOutputs: {
+      desc: ["managed", "adopted"],
+      roles: ["managed", "adopted"],
+      accessList: ["accessListEntries", "adopted"],
+      // A created key named by its own id or public key is adopted in place: its private key masked,
+      // its keepers gone.
+      apiKeyId: ["privateKey", "keepers", "managed"],
+      publicKey: ["privateKey", "keepers", "managed"],
+    },
     importForm: { resource: "OrgApiKey", parts: ["orgId", "apiKeyId"] },
     importFrom: looseImport(importOrgApiKey),
   },
   [`${PACKAGE}:index:ApiKeyProjectAssignment`]: {
     ...loose(apiKeyProjectAssignmentMethods),
     secretOutputs: [],
+    derivedOutputs: {},
     importForm: { resource: "ApiKeyProjectAssignment", parts: ["groupId", "apiKeyId"] },
     importFrom: looseImport(importApiKeyProjectAssignment),
   },
   [`${PACKAGE}:index:LogCollectionJob`]: {
     ...loose(logCollectionJobMethods),
     secretOutputs: [],
+    // The server's spelling of the instant, and whether it is managed.
+    derivedOutputs: { expirationDate: ["expirationDate", "managed"] },
     importForm: { resource: "LogCollectionJob", parts: ["groupId", "jobId"] },
     importFrom: looseImport(importLogCollectionJob),
   },

@@ -227,8 +227,30 @@ describe("test/plugin: the provider plugin over gRPC", () => {
         .setPreview(true),
     );
     const outs = plain(updated.getProperties());
-    expect(outs).toEqual({ ...made.properties, desc: "changed in place" });
+    // What the update derives anew from the desc (which fields it manages, what it restores) is not
+    // known before it runs.
+    expect(outs).toEqual({
+      ...made.properties,
+      desc: "changed in place",
+      managed: UNKNOWN,
+      adopted: UNKNOWN,
+    });
     expect(outs.privateKey).toEqual(made.properties.privateKey);
+
+    // Naming the created key by its own id adopts it in place: its private key is masked by the up,
+    // so the preview cannot show it.
+    const adopting = await plugin.call<provpbTypes.UpdateResponse>(
+      "update",
+      new provpb.UpdateRequest()
+        .setUrn(urn(KEY))
+        .setId(made.id)
+        .setOlds(struct(made.properties as never))
+        .setNews(struct({ ...inputs, apiKeyId: made.id }))
+        .setPreview(true),
+    );
+    const adopted = plain(adopting.getProperties());
+    expect(adopted.apiKeyId).toBe(made.id);
+    expect(adopted.privateKey).toEqual(secret(UNKNOWN));
     expect(sim.requests).toEqual([]);
     expect(sim.state.apiKey(made.id)?.desc).toBe("previewed");
   });
