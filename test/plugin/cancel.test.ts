@@ -140,6 +140,36 @@ it("Cancel while the server holds a new key's access list: the key is recorded w
   expect(sim.requests.filter((r) => r.method === "DELETE")).toEqual([]);
 });
 
+it("Cancel while the server holds the DELETE of a new key whose access list was refused: the key is recorded, not left behind", async ({
+  onTestFinished,
+}) => {
+  const plugin = await configuredPlugin(onTestFinished);
+  sim.faults.add({
+    method: "POST",
+    pathPrefix: `/orgs/${sim.orgId}/apiKeys/`,
+    status: 400,
+    errorCode: "INVALID_ATTRIBUTE",
+  });
+  hold(onTestFinished, "DELETE", `/orgs/${sim.orgId}/apiKeys/`);
+  const creating = create(plugin, KEY, newKey());
+  await arrived("DELETE", "");
+  await plugin.call("cancel", new Empty());
+  const made = await creating;
+  // The key whose DELETE was held (earlier tests made others with this desc).
+  const deleting = sim.requests
+    .find((r) => r.method === "DELETE")!
+    .path.split("/")
+    .pop()!;
+  const key = sim.state.apiKey(deleting);
+  expect(key).toBeDefined();
+  expect(made.error?.message).toContain(
+    `The key was made (API key ${key!.id}) and is recorded in the stack with its private key; its access list was refused`,
+  );
+  expect(made.partial?.id).toBe(key!.id);
+  expect(JSON.stringify(made.partial?.properties)).toContain(key!.privateKey);
+  expect(made.ms).toBeLessThan(5_000);
+});
+
 it("a create's timeout of 1 s (customTimeouts) on a held key POST fails in seconds, naming it, recorded as pending", async ({
   onTestFinished,
 }) => {

@@ -101,6 +101,15 @@ export async function giveAccessList(
       await deleteOrgApiKey(client, inputs.orgId, made.id);
       fate = `. The key it made (id ${made.id}) was deleted, so none is left behind`;
     } catch (deleteError) {
+      if (wasAborted(deleteError)) {
+        // Stopped before its DELETE could go: the key is kept and recorded, as above, never left unrecorded.
+        const kept = inContext(
+          `OrgApiKey (${describeNew(inputs)})`,
+          error,
+          `. The key was made (API key ${made.id}) and is recorded in the stack with its private key; its access list was refused and the create was stopped before the key could be deleted: the next \`pulumi up\` sets its access list`,
+        );
+        throw partiallyCreated(kept, made.id, made.outs);
+      }
       fate = isApiKeyGone(deleteError)
         ? `. The key it made (id ${made.id}) is gone already, so none is left behind`
         : `. The key it made (id ${made.id}) could not be deleted (${(deleteError as Error).message}): ` +
