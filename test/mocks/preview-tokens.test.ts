@@ -73,12 +73,12 @@ describe("the program's half of a dynamic preview's key links", () => {
     expect(inputs.get("plain")?.__apiKeyIdFrom).toBe("none");
   });
 
-  it("a key the engine may replace whatever its diff says draws no token: replaceOnChanges, deleteBeforeReplace (restoreOnDelete)", async () => {
+  it("a key the engine may replace whatever its diff says draws no token: deleteBeforeReplace, as restoreOnDelete sets it", async () => {
     const inputs = await registrationsOf(["a", "b", "on-a", "on-b"], () => {
       const a = new om.OrgApiKey(
         "a",
         { orgId: ORG, desc: "CI", roles: ["ORG_MEMBER"] },
-        { replaceOnChanges: ["desc"] },
+        { deleteBeforeReplace: true },
       );
       const b = new om.OrgApiKey("b", { orgId: ORG, publicKey: "abcdefgh", restoreOnDelete: true });
       new om.ApiKeyProjectAssignment("on-a", {

@@ -11,14 +11,14 @@ const tokensOfOutputs = new WeakMap<object, string>();
 
 /**
  * A new token for a key registered with `opts`, in a preview only. None when the engine may replace the
- * key although its provider's diff keeps it: `replaceOnChanges` (applied after the diff), and a
- * `deleteBeforeReplace` left pending by an interrupted replacement, which the provider cannot see.
- * (`--replace`, `replacementTrigger`, `replaceWith` and `deletedWith` replace without calling the
- * provider's diff, so the key's verdict is never recorded for them.)
+ * key although its provider's diff keeps it: a `deleteBeforeReplace` left pending by an interrupted
+ * replacement, which the provider cannot see. (`--replace`, `replacementTrigger`, `replaceWith` and
+ * `deletedWith` replace without calling the provider's diff, so the key's verdict is never recorded
+ * for them; `replaceOnChanges` acts on the fields a provider's diff names, and the dynamic host names
+ * none, so it never replaces a dynamic resource.)
  */
 export function previewToken(opts: pulumi.CustomResourceOptions | undefined): string | undefined {
-  if (!pulumi.runtime.isDryRun()) return undefined;
-  if ((opts?.replaceOnChanges?.length ?? 0) > 0 || opts?.deleteBeforeReplace === true) return undefined;
+  if (!pulumi.runtime.isDryRun() || opts?.deleteBeforeReplace === true) return undefined;
   return randomUUID();
 }
 
