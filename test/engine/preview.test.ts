@@ -5,8 +5,8 @@
  * `--replace`) still previews its dependents as replaced: a hidden replacement is worse than a false one. Through the plugin, a stack output the
  * update does not change is not shown as changing.
  */
-import { expect, it } from "vitest";
-import { describeEngine } from "./support/cli";
+import { expect, it, type TestContext } from "vitest";
+import { type CliBin, describeEngine } from "./support/cli";
 import { OPSMANAGER_TS, pluginProjectYaml } from "./support/plugin-project";
 import { type EngineStack, type ProjectOptions, readEvents } from "./support/stack";
 import { openWorld, writes } from "./support/world";
@@ -107,22 +107,41 @@ async function up(stack: EngineStack, args: string[] = []): Promise<{ steps: str
   return { steps: ours(steps), stdout: run.stdout };
 }
 
+/** The program deployed on a world of its own, its config set in one command; `set` changes one value. */
+async function deployed(
+  onTestFinished: TestContext["onTestFinished"],
+  bin: CliBin,
+  project: ProjectOptions,
+  more: Record<string, string> = {},
+) {
+  const { stack, sim } = await openWorld(onTestFinished, bin, { project });
+  const values: Record<string, string> = {
+    orgId: sim.orgId,
+    groupId: sim.groupId,
+    desc: "CI pipeline (created by Pulumi)",
+    roles: '["ORG_MEMBER"]',
+    accessList: '["203.0.113.0/24"]',
+    rotated: "2026-01",
+    projectRoles: '["GROUP_READ_ONLY"]',
+    resourceName: "rs0",
+    ...more,
+  };
+  await stack.pulumi([
+    "config",
+    "set-all",
+    ...Object.entries(values).flatMap(([k, v]) => ["--plaintext", `${k}=${v}`]),
+  ]);
+  await up(stack);
+  const set = (key: string, value: string) => stack.pulumi(["config", "set", key, value]);
+  return { stack, sim, set };
+}
+
 for (const [face, project] of Object.entries(FACES)) {
   describeEngine(`test/engine/preview (${face}): a preview's steps are the up's`, (bin) => {
     it("each change the examples allow: desc, roles, an access-list entry, an assignment's roles, a job input, a keeper", async ({
       onTestFinished,
     }) => {
-      const { stack, sim } = await openWorld(onTestFinished, bin, { project });
-      const set = (key: string, value: string) => stack.pulumi(["config", "set", key, value]);
-      await set("orgId", sim.orgId);
-      await set("groupId", sim.groupId);
-      await set("desc", "CI pipeline (created by Pulumi)");
-      await set("roles", '["ORG_MEMBER"]');
-      await set("accessList", '["203.0.113.0/24"]');
-      await set("rotated", "2026-01");
-      await set("projectRoles", '["GROUP_READ_ONLY"]');
-      await set("resourceName", "rs0");
-      await up(stack);
+      const { stack, sim, set } = await deployed(onTestFinished, bin, project);
 
       const changes: { change: () => Promise<unknown>; steps: string[] }[] = [
         {
@@ -167,18 +186,7 @@ for (const [face, project] of Object.entries(FACES)) {
     it("a key the engine replaces whatever its diff says previews its dependent as replaced: replaceOnChanges, --replace", async ({
       onTestFinished,
     }) => {
-      const { stack, sim } = await openWorld(onTestFinished, bin, { project });
-      const set = (key: string, value: string) => stack.pulumi(["config", "set", key, value]);
-      await set("orgId", sim.orgId);
-      await set("groupId", sim.groupId);
-      await set("desc", "CI pipeline (created by Pulumi)");
-      await set("roles", '["ORG_MEMBER"]');
-      await set("accessList", '["203.0.113.0/24"]');
-      await set("rotated", "2026-01");
-      await set("projectRoles", '["GROUP_READ_ONLY"]');
-      await set("resourceName", "rs0");
-      await set("replaceOnDesc", "true");
-      await up(stack);
+      const { stack, set } = await deployed(onTestFinished, bin, project, { replaceOnDesc: "true" });
       const expected = ["replace ci", "replace ci-in-project"];
 
       // replaceOnChanges: the provider's diff says update, the engine replaces. The engine applies it
