@@ -22,6 +22,13 @@ import { SETTINGS_SCHEMA } from "./resources/shared/settings-schema";
 /** The package's name: plugin `pulumi-resource-opsmanager`, tokens `opsmanager:index:<name>`. */
 export const PACKAGE = "opsmanager";
 
+/**
+ * Where `pulumi up` fetches the plugin from when it is not installed: the repository's GitHub releases
+ * (tag `v<version>`, archive `pulumi-resource-opsmanager-v<version>-<os>-<arch>.tar.gz`). Every SDK
+ * carries it, and the CLI's `PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES` sends it to a mirror.
+ */
+export const PLUGIN_DOWNLOAD_URL = "github://api.github.com/pulumi-opsmanager/pulumi-opsmanager";
+
 const ENUMS: EnumDescriptor[] = [
   { name: "OrgRole", description: "An organization role of an API key.", values: ORG_ROLES },
   { name: "GroupRole", description: "A project (group) role of an API key.", values: GROUP_ROLES },
@@ -97,6 +104,7 @@ export function packageSchema(version: string): Record<string, unknown> {
     license: "Apache-2.0",
     publisher: "pulumi-opsmanager",
     repository: "https://github.com/pulumi-opsmanager/pulumi-opsmanager",
+    pluginDownloadURL: PLUGIN_DOWNLOAD_URL,
     meta: { moduleFormat: "(.*)" },
     config: { variables: config.properties },
     provider: {
@@ -165,7 +173,7 @@ export function packageSchema(version: string): Record<string, unknown> {
         respectSchemaVersion: true,
       },
       csharp: {
-        rootNamespace: "Pulumi",
+        rootNamespace: "PulumiOpsManager",
         packageReferences: { Pulumi: "3.*" },
         respectSchemaVersion: true,
       },

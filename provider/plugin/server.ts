@@ -21,6 +21,7 @@ import { previewCreate, previewUpdate } from "./preview";
 import { FUNCTIONS, importResource, PACKAGE, type PluginResource, RESOURCES } from "./resources";
 import { sdkRequire } from "./sdk";
 import { fromStruct, toStruct } from "./values";
+import { VERSION } from "./version";
 
 const grpcJs = sdkRequire<typeof grpc>("@grpc/grpc-js");
 const pb = sdkRequire<typeof provpb>("./proto/provider_pb");
@@ -32,13 +33,6 @@ const PACKAGE_ROOT = path.resolve(__dirname, "..", "..", "..");
 
 /** Where GetSchema reads the schema from, in the package's root. */
 export const SCHEMA_PATH = path.join(PACKAGE_ROOT, "provider", "plugin", "schema.json");
-
-function packageVersion(): string {
-  const json = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, "package.json"), "utf8")) as {
-    version: string;
-  };
-  return json.version;
-}
 
 type Call<Req> = grpc.ServerUnaryCall<Req, unknown>;
 type Done<Res> = grpc.sendUnaryData<Res>;
@@ -84,7 +78,7 @@ export function providerService(): grpc.UntypedServiceImplementation {
     answerCall(done, cancellation.run(work, timed));
   const service = {
     getPluginInfo(_call: Call<emptypb.Empty>, done: Done<plugpb.PluginInfo>) {
-      answer(done, () => new plug.PluginInfo().setVersion(packageVersion()));
+      answer(done, () => new plug.PluginInfo().setVersion(VERSION));
     },
 
     handshake(call: Call<provpb.ProviderHandshakeRequest>, done: Done<provpb.ProviderHandshakeResponse>) {

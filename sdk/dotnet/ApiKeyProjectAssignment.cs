@@ -6,8 +6,9 @@ using System.Collections.Generic;
 using System.Collections.Immutable;
 using System.Threading.Tasks;
 using Pulumi.Serialization;
+using Pulumi;
 
-namespace Pulumi.Opsmanager
+namespace PulumiOpsManager.Opsmanager
 {
     /// <summary>
     /// One organization API key in one project, with its project roles: a resource of its own, so that a created key is assigned by passing `key.apiKeyId`, and two programs can each manage their own project's assignment of one key.
@@ -43,7 +44,7 @@ namespace Pulumi.Opsmanager
         /// The key's project roles on the server, sorted.
         /// </summary>
         [Output("roles")]
-        public Output<ImmutableArray<Pulumi.Opsmanager.GroupRole>> Roles { get; private set; } = null!;
+        public Output<ImmutableArray<PulumiOpsManager.Opsmanager.GroupRole>> Roles { get; private set; } = null!;
 
 
         /// <summary>
@@ -68,6 +69,7 @@ namespace Pulumi.Opsmanager
             var defaultOptions = new CustomResourceOptions
             {
                 Version = Utilities.Version,
+                PluginDownloadURL = "github://api.github.com/pulumi-opsmanager/pulumi-opsmanager",
                 Aliases =
                 {
                     new global::Pulumi.Alias { Type = "pulumi-nodejs:dynamic/opsmanager:ApiKeyProjectAssignment" },
@@ -113,14 +115,14 @@ namespace Pulumi.Opsmanager
         public Input<bool>? RestoreOnDelete { get; set; }
 
         [Input("roles", required: true)]
-        private InputList<Pulumi.Opsmanager.GroupRole>? _roles;
+        private InputList<PulumiOpsManager.Opsmanager.GroupRole>? _roles;
 
         /// <summary>
         /// A set of project roles (`GROUP_OWNER`, `GROUP_READ_ONLY`, …), at least one. A change is an update: one PATCH carrying the whole set (roles not listed are taken away).
         /// </summary>
-        public InputList<Pulumi.Opsmanager.GroupRole> Roles
+        public InputList<PulumiOpsManager.Opsmanager.GroupRole> Roles
         {
-            get => _roles ?? (_roles = new InputList<Pulumi.Opsmanager.GroupRole>());
+            get => _roles ?? (_roles = new InputList<PulumiOpsManager.Opsmanager.GroupRole>());
             set => _roles = value;
         }
 

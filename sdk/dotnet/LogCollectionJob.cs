@@ -6,8 +6,9 @@ using System.Collections.Generic;
 using System.Collections.Immutable;
 using System.Threading.Tasks;
 using Pulumi.Serialization;
+using Pulumi;
 
-namespace Pulumi.Opsmanager
+namespace PulumiOpsManager.Opsmanager
 {
     /// <summary>
     /// A log collection job: created once with a POST and tracked by the id the server returns, then followed through its life where the server allows: `pulumi refresh` shows its `status` and, once it has succeeded, its `downloadUrl`; a new `expirationDate` is set in place; `pulumi destroy` deletes it. A change of any other input starts a new job. The create is the POST alone: the job's status and dates are the first refresh's to read.
@@ -61,7 +62,7 @@ namespace Pulumi.Opsmanager
         /// At least one of `AUTOMATION_AGENT`, `BACKUP_AGENT`, `MONITORING_AGENT`, `MONGODB` (or `DATABASE`), `FTDC`, each once, in any order (a set). A change is a replacement.
         /// </summary>
         [Output("logTypes")]
-        public Output<ImmutableArray<Pulumi.Opsmanager.LogType>> LogTypes { get; private set; } = null!;
+        public Output<ImmutableArray<PulumiOpsManager.Opsmanager.LogType>> LogTypes { get; private set; } = null!;
 
         /// <summary>
         /// `{ expirationDate }`: whether the program declares `expirationDate`.
@@ -85,7 +86,7 @@ namespace Pulumi.Opsmanager
         /// `CLUSTER`, `PROCESS` or `REPLICASET`; recorded in upper case, the spec's spelling. A change is a replacement.
         /// </summary>
         [Output("resourceType")]
-        public Output<Pulumi.Opsmanager.ResourceType> ResourceType { get; private set; } = null!;
+        public Output<PulumiOpsManager.Opsmanager.ResourceType> ResourceType { get; private set; } = null!;
 
         /// <summary>
         /// What the job collects from.
@@ -146,6 +147,7 @@ namespace Pulumi.Opsmanager
             var defaultOptions = new CustomResourceOptions
             {
                 Version = Utilities.Version,
+                PluginDownloadURL = "github://api.github.com/pulumi-opsmanager/pulumi-opsmanager",
                 Aliases =
                 {
                     new global::Pulumi.Alias { Type = "pulumi-nodejs:dynamic/opsmanager:LogCollectionJob" },
@@ -197,14 +199,14 @@ namespace Pulumi.Opsmanager
         public Input<int>? LogCollectionToDate { get; set; }
 
         [Input("logTypes", required: true)]
-        private InputList<Pulumi.Opsmanager.LogType>? _logTypes;
+        private InputList<PulumiOpsManager.Opsmanager.LogType>? _logTypes;
 
         /// <summary>
         /// At least one of `AUTOMATION_AGENT`, `BACKUP_AGENT`, `MONITORING_AGENT`, `MONGODB` (or `DATABASE`), `FTDC`, each once, in any order (a set). A change is a replacement.
         /// </summary>
-        public InputList<Pulumi.Opsmanager.LogType> LogTypes
+        public InputList<PulumiOpsManager.Opsmanager.LogType> LogTypes
         {
-            get => _logTypes ?? (_logTypes = new InputList<Pulumi.Opsmanager.LogType>());
+            get => _logTypes ?? (_logTypes = new InputList<PulumiOpsManager.Opsmanager.LogType>());
             set => _logTypes = value;
         }
 
@@ -224,7 +226,7 @@ namespace Pulumi.Opsmanager
         /// `CLUSTER`, `PROCESS` or `REPLICASET`; recorded in upper case, the spec's spelling. A change is a replacement.
         /// </summary>
         [Input("resourceType", required: true)]
-        public Input<Pulumi.Opsmanager.ResourceType> ResourceType { get; set; } = null!;
+        public Input<PulumiOpsManager.Opsmanager.ResourceType> ResourceType { get; set; } = null!;
 
         /// <summary>
         /// A whole number of bytes from 1 to 2^53−1. A change is a replacement.

@@ -6,8 +6,9 @@ using System.Collections.Generic;
 using System.Collections.Immutable;
 using System.Threading.Tasks;
 using Pulumi.Serialization;
+using Pulumi;
 
-namespace Pulumi.Opsmanager
+namespace PulumiOpsManager.Opsmanager
 {
     /// <summary>
     /// An organization API key of Ops Manager, in one of two modes, set by whether the inputs name a key. Adopted: `apiKeyId` or `publicKey` names an existing key; `pulumi up` adopts it and `pulumi destroy` releases it (the key stays on the server). Created: neither is given; `pulumi up` makes the key with one POST of its `desc` and `roles` (both required then), and `pulumi destroy` deletes it with one DELETE. The create's answer is the only one that ever shows the whole private key: it becomes the secret output `privateKey`.
@@ -97,7 +98,7 @@ namespace Pulumi.Opsmanager
         /// The key's organization roles on the server, sorted.
         /// </summary>
         [Output("roles")]
-        public Output<ImmutableArray<Pulumi.Opsmanager.OrgRole>> Roles { get; private set; } = null!;
+        public Output<ImmutableArray<PulumiOpsManager.Opsmanager.OrgRole>> Roles { get; private set; } = null!;
 
 
         /// <summary>
@@ -122,6 +123,7 @@ namespace Pulumi.Opsmanager
             var defaultOptions = new CustomResourceOptions
             {
                 Version = Utilities.Version,
+                PluginDownloadURL = "github://api.github.com/pulumi-opsmanager/pulumi-opsmanager",
                 Aliases =
                 {
                     new global::Pulumi.Alias { Type = "pulumi-nodejs:dynamic/opsmanager:OrgApiKey" },
@@ -207,14 +209,14 @@ namespace Pulumi.Opsmanager
         public Input<bool>? RestoreOnDelete { get; set; }
 
         [Input("roles")]
-        private InputList<Pulumi.Opsmanager.OrgRole>? _roles;
+        private InputList<PulumiOpsManager.Opsmanager.OrgRole>? _roles;
 
         /// <summary>
         /// Managed when given: a set of `ORG_OWNER`, `ORG_MEMBER`, `ORG_GROUP_CREATOR`, `ORG_READ_ONLY` (order and repeats are no change); at least one; required to create a key.
         /// </summary>
-        public InputList<Pulumi.Opsmanager.OrgRole> Roles
+        public InputList<PulumiOpsManager.Opsmanager.OrgRole> Roles
         {
-            get => _roles ?? (_roles = new InputList<Pulumi.Opsmanager.OrgRole>());
+            get => _roles ?? (_roles = new InputList<PulumiOpsManager.Opsmanager.OrgRole>());
             set => _roles = value;
         }
 

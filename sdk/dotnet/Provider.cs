@@ -6,8 +6,9 @@ using System.Collections.Generic;
 using System.Collections.Immutable;
 using System.Threading.Tasks;
 using Pulumi.Serialization;
+using Pulumi;
 
-namespace Pulumi.Opsmanager
+namespace PulumiOpsManager.Opsmanager
 {
     /// <summary>
     /// The provider of Ops Manager resources: one server and its credentials. Several servers are several instances (`new opsmanager.Provider("prod", { baseUrl, publicKey, privateKey })` and the resource option `provider`); without one, resources use the stack config `opsmanager:&lt;key&gt;`, then the environment.
@@ -32,6 +33,7 @@ namespace Pulumi.Opsmanager
             var defaultOptions = new CustomResourceOptions
             {
                 Version = Utilities.Version,
+                PluginDownloadURL = "github://api.github.com/pulumi-opsmanager/pulumi-opsmanager",
             };
             var merged = CustomResourceOptions.Merge(defaultOptions, options);
             // Override the ID if one was specified for consistency with other language SDKs.

@@ -2,11 +2,17 @@
  * What the provider plugin loads before it prints its port: the engine waits for that line, in every
  * `pulumi up` and `pulumi refresh`. The plugin takes the SDK's gRPC stubs, never the SDK's index (the
  * Automation API, the closure serializer and the TypeScript compiler it loads, npm's tree reader),
- * which a program needs and a provider does not.
+ * which a program needs and a provider does not. And it reads no package.json of its own: a bundled
+ * binary has none beside it, and answers GetPluginInfo with the version built in.
  */
 import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import * as fsp from "node:fs/promises";
+import * as os from "node:os";
 import * as path from "node:path";
+import type * as plugpbTypes from "@pulumi/pulumi/proto/plugin_pb";
 import { describe, expect, it } from "vitest";
+import { Empty, startPlugin } from "../support/plugin";
 
 const ROOT = path.resolve(__dirname, "../..");
 
@@ -39,5 +45,34 @@ describe("what the plugin loads before it serves", () => {
         /node_modules[\\/](typescript|@npmcli[\\/]arborist|execa)[\\/]/.test(id),
     );
     expect(heavy).toEqual([]);
+  });
+});
+
+describe("the plugin's version", () => {
+  it("GetPluginInfo answers package.json's version from the plugin's own build, with no package.json beside it", async () => {
+    const { version } = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
+      version: string;
+    };
+    // The built entry and the modules it loads, as a bundle has them: no package.json of the package's.
+    const work = await fsp.mkdtemp(path.join(os.tmpdir(), "opsm-plugin-version-"));
+    try {
+      await fsp.cp(path.join(ROOT, "dist", "provider"), path.join(work, "dist", "provider"), {
+        recursive: true,
+      });
+      await fsp.symlink(path.join(ROOT, "node_modules"), path.join(work, "node_modules"), "dir");
+      const plugin = await startPlugin(
+        {},
+        ["127.0.0.1:1"],
+        [process.execPath, path.join(work, "dist", "provider", "plugin", "main.js")],
+      );
+      try {
+        const info = await plugin.call<plugpbTypes.PluginInfo>("getPluginInfo", new Empty());
+        expect(info.getVersion()).toBe(version);
+      } finally {
+        await plugin.close();
+      }
+    } finally {
+      await fsp.rm(work, { recursive: true, force: true });
+    }
   });
 });

@@ -2,14 +2,18 @@
  * The provider plugin's schema (`provider/plugin/schema.json`) is what the code's descriptors say
  * (`npm run gen:schema` writes it), and says what issue 31 asks of it: the three resources, the
  * function, the configuration as config and as the explicit provider's inputs, key material secret,
- * every property described.
+ * every property described. And one version and one plugin source everywhere: package.json's version in
+ * the schema, the plugin's own version module and every committed SDK's version fields, and the
+ * contract's pluginDownloadURL in the schema and wherever each SDK hands it to the CLI.
  */
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
+import { VERSION } from "../../provider/plugin/version";
 import { dynamicType } from "../../provider/resources/shared/providers";
-import { packageSchema, schemaText } from "../../provider/schema";
+import { PLUGIN_DOWNLOAD_URL, packageSchema, schemaText } from "../../provider/schema";
 import { repoRoot } from "../support/program-dir";
+import { SDK } from "./sdk-support";
 
 const version = (
   JSON.parse(readFileSync(path.join(repoRoot(), "package.json"), "utf8")) as { version: string }
@@ -32,6 +36,8 @@ interface ObjectSpec {
 const schema = JSON.parse(committedText) as {
   name: string;
   version: string;
+  pluginDownloadURL: string;
+  language: { csharp: { rootNamespace: string } };
   config: { variables: Record<string, Property> };
   provider: ObjectSpec;
   types: Record<string, ObjectSpec & { enum?: { value: string }[] }>;
@@ -48,6 +54,15 @@ describe("provider/plugin/schema.json", () => {
     expect(schema.name).toBe("opsmanager");
     expect(schema.version).toBe(version);
     expect(packageSchema(version).version).toBe(version);
+  });
+
+  it("names the repository's GitHub releases as the plugin's download URL", () => {
+    expect(PLUGIN_DOWNLOAD_URL).toBe("github://api.github.com/pulumi-opsmanager/pulumi-opsmanager");
+    expect(schema.pluginDownloadURL).toBe(PLUGIN_DOWNLOAD_URL);
+  });
+
+  it("puts the .NET SDK under the PulumiOpsManager namespace, outside Pulumi's reserved Pulumi. prefix", () => {
+    expect(schema.language.csharp.rootNamespace).toBe("PulumiOpsManager");
   });
 
   it("has the three resources and the function under the agreed tokens", () => {
@@ -160,5 +175,70 @@ describe("provider/plugin/schema.json", () => {
       "ORG_READ_ONLY",
     ]);
     expect(schema.types["opsmanager:index:LogType"]!.enum!.map((e) => e.value)).toContain("DATABASE");
+  });
+});
+
+/** The text of the committed SDK file `file`, under `sdk/`. */
+const sdkText = (file: string) => readFileSync(path.join(SDK, file), "utf8");
+/** A committed `pulumi-plugin.json`, as the CLI reads it to install the plugin a program needs. */
+const pluginJson = (file: string) => JSON.parse(sdkText(file)) as Record<string, unknown>;
+const CLI_READS = { resource: true, name: "opsmanager", version, server: PLUGIN_DOWNLOAD_URL };
+const quoted = (value: string) => JSON.stringify(value);
+
+describe("one version and one plugin source everywhere", () => {
+  it(`package.json's version (${version}) is the plugin's GetPluginInfo version (provider/plugin/version.ts; npm run gen:schema writes it)`, () => {
+    expect(VERSION).toBe(version);
+  });
+
+  it("the Node.js SDK: its package's version, and pulumi.version and pulumi.server, which the CLI reads", () => {
+    const manifest = JSON.parse(sdkText("nodejs/package.json")) as {
+      name: string;
+      version: string;
+      pulumi: Record<string, unknown>;
+    };
+    expect(manifest.name).toBe("@pulumi-opsmanager/sdk");
+    expect(manifest.version).toBe(version);
+    expect(manifest.pulumi).toEqual(CLI_READS);
+    // Each resource's and invoke's default options, which the engine reads where no pulumi.json is.
+    expect(sdkText("nodejs/utilities.ts")).toContain(`pluginDownloadURL: ${quoted(PLUGIN_DOWNLOAD_URL)}`);
+  });
+
+  it("the Python SDK: the project's version, pulumi_opsmanager/pulumi-plugin.json, and the resource options' URL", () => {
+    expect(sdkText("python/pyproject.toml")).toMatch(
+      new RegExp(`^\\s*name = "pulumi_opsmanager"$[\\s\\S]*^\\s*version = ${quoted(version)}$`, "m"),
+    );
+    expect(pluginJson("python/pulumi_opsmanager/pulumi-plugin.json")).toEqual(CLI_READS);
+    expect(sdkText("python/pulumi_opsmanager/_utilities.py")).toMatch(
+      new RegExp(`def get_plugin_download_url\\(\\):\\s+return ${quoted(PLUGIN_DOWNLOAD_URL)}`),
+    );
+  });
+
+  it("the Go SDK: pulumi-plugin.json, and pulumi.Version and pulumi.PluginDownloadURL in every resource's and invoke's default options", () => {
+    expect(pluginJson("go/opsmanager/pulumi-plugin.json")).toEqual(CLI_READS);
+    const utilities = sdkText("go/opsmanager/internal/pulumiUtilities.go");
+    for (const kind of ["Resource", "Invoke"]) {
+      const body = new RegExp(`func Pkg${kind}DefaultOpts\\([^)]*\\)[^{]*\\{([\\s\\S]*?)\\n\\}`).exec(
+        utilities,
+      )?.[1];
+      expect(body, `Pkg${kind}DefaultOpts`).toContain(
+        `pulumi.PluginDownloadURL(${quoted(PLUGIN_DOWNLOAD_URL)})`,
+      );
+      expect(body, `Pkg${kind}DefaultOpts`).toContain(`semver.MustParse(${quoted(version)})`);
+    }
+  });
+
+  it("the .NET SDK: package PulumiOpsManager.Opsmanager at the version, pulumi-plugin.json, and the URL in every resource's and invoke's options", () => {
+    expect(pluginJson("dotnet/pulumi-plugin.json")).toEqual(CLI_READS);
+    expect(sdkText("dotnet/version.txt").trim()).toBe(version);
+    expect(sdkText("dotnet/PulumiOpsManager.Opsmanager.csproj")).toContain(`<Version>${version}</Version>`);
+    const setting = `PluginDownloadURL = ${quoted(PLUGIN_DOWNLOAD_URL)}`;
+    for (const file of ["OrgApiKey", "ApiKeyProjectAssignment", "LogCollectionJob", "Provider"]) {
+      const text = sdkText(`dotnet/${file}.cs`);
+      expect(text, file).toContain("namespace PulumiOpsManager.Opsmanager\n");
+      expect(text, file).toContain(setting);
+    }
+    expect(sdkText("dotnet/Utilities.cs")).toContain(
+      `PluginDownloadURL = src?.PluginDownloadURL ?? ${quoted(PLUGIN_DOWNLOAD_URL)}`,
+    );
   });
 });

@@ -8,6 +8,7 @@ import * as path from "node:path";
 import type * as grpcTypes from "@grpc/grpc-js";
 import type * as provgrpcTypes from "@pulumi/pulumi/proto/provider_grpc_pb";
 import type * as provpbTypes from "@pulumi/pulumi/proto/provider_pb";
+import type * as emptypbTypes from "google-protobuf/google/protobuf/empty_pb";
 import type * as structpbTypes from "google-protobuf/google/protobuf/struct_pb";
 import { NO_ENV, type Props } from "./host";
 import { repoRoot } from "./program-dir";
@@ -19,6 +20,8 @@ const grpc = fromSdk("@grpc/grpc-js") as typeof grpcTypes;
 export const provpb = require(path.join(sdkDir, "proto", "provider_pb")) as typeof provpbTypes;
 const provgrpc = require(path.join(sdkDir, "proto", "provider_grpc_pb")) as typeof provgrpcTypes;
 const { Struct } = fromSdk("google-protobuf/google/protobuf/struct_pb") as typeof structpbTypes;
+/** The SDK's empty message, the request of GetPluginInfo. */
+export const { Empty } = fromSdk("google-protobuf/google/protobuf/empty_pb") as typeof emptypbTypes;
 
 /** The plugin's executable in this checkout (runs `dist/`: build first). */
 export const PLUGIN_BIN = path.join(repoRoot(), "bin", "pulumi-resource-opsmanager");
@@ -51,13 +54,16 @@ export interface Plugin {
 
 /**
  * Starts the plugin with nothing of the shell's provider settings in its environment, given `args`
- * (by default an engine address where no engine listens).
+ * (by default an engine address where no engine listens). `command` runs it: by default
+ * {@link PLUGIN_BIN}, else an executable and its first arguments (`[node, <a copy of the entry>]`).
  */
 export async function startPlugin(
   env: Record<string, string> = {},
   args: readonly string[] = ["127.0.0.1:1"],
+  command: readonly [string, ...string[]] = [PLUGIN_BIN],
 ): Promise<Plugin> {
-  const child: ChildProcess = spawn(PLUGIN_BIN, [...args], {
+  const [executable, ...first] = command;
+  const child: ChildProcess = spawn(executable, [...first, ...args], {
     env: { ...process.env, ...NO_ENV, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -4,7 +4,7 @@
 using System;
 using System.Collections.Immutable;
 
-namespace Pulumi.Opsmanager
+namespace PulumiOpsManager.Opsmanager
 {
     public static class Config
     {

@@ -6,8 +6,9 @@ using System.Collections.Generic;
 using System.Collections.Immutable;
 using System.Threading.Tasks;
 using Pulumi.Serialization;
+using Pulumi;
 
-namespace Pulumi.Opsmanager.Outputs
+namespace PulumiOpsManager.Opsmanager.Outputs
 {
 
     /// <summary>
@@ -27,7 +28,7 @@ namespace Pulumi.Opsmanager.Outputs
         /// <summary>
         /// The key's organization roles then.
         /// </summary>
-        public readonly ImmutableArray<Pulumi.Opsmanager.OrgRole> Roles;
+        public readonly ImmutableArray<PulumiOpsManager.Opsmanager.OrgRole> Roles;
 
         [OutputConstructor]
         private OrgApiKeyAdopted(
@@ -35,7 +36,7 @@ namespace Pulumi.Opsmanager.Outputs
 
             string desc,
 
-            ImmutableArray<Pulumi.Opsmanager.OrgRole> roles)
+            ImmutableArray<PulumiOpsManager.Opsmanager.OrgRole> roles)
         {
             AccessList = accessList;
             Desc = desc;
