@@ -81,7 +81,9 @@ describe("the README's first section: install, then pulumi up", () => {
     for (const platform of PLATFORMS) expect(prose).toContain(platform);
     expect(prose).toContain("checksums.txt");
     expect(prose).toContain("PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES");
-    expect(prose).toContain(`pulumi plugin install resource opsmanager ${version} --checksum`);
+    expect(prose.replace(/\s*\\\n\s*/g, " ")).toContain(
+      `pulumi plugin install resource opsmanager ${version} --server github://api.github.com/${repository} --checksum`,
+    );
   });
 });
 
@@ -112,7 +114,9 @@ describe("the Pulumi Registry's pages", () => {
     }
     expect(prose).toContain(`github://api.github.com/${repository}`);
     expect(prose).toContain("PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES");
-    expect(prose).toContain(`pulumi plugin install resource opsmanager ${version} --checksum`);
+    expect(prose.replace(/\s*\\\n\s*/g, " ")).toContain(
+      `pulumi plugin install resource opsmanager ${version} --server github://api.github.com/${repository} --checksum`,
+    );
   });
 
   it("the example on the index page uses each SDK's package", () => {
