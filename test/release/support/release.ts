@@ -75,7 +75,10 @@ export function releaseMissing(): string | undefined {
 function checkoutKey(): string {
   const git = (...args: string[]) =>
     execFileSync("git", args, { cwd: repoRoot(), encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
-  const untracked = git("ls-files", "--others", "--exclude-standard", "-z").split("\0").filter(Boolean);
+  // The release's own folder, its lock and its download cache are outputs, not inputs.
+  const untracked = git("ls-files", "--others", "--exclude-standard", "-z")
+    .split("\0")
+    .filter((file) => file !== "" && !/^(dist-release|\.release-cache)/.test(file));
   const hash = createHash("sha256")
     .update(git("rev-parse", "HEAD"))
     .update(git("diff", "HEAD", "--binary"));
