@@ -241,7 +241,9 @@ function rcodesignBinary(): string | undefined {
       .trim()
       .split("\n")
       .pop();
-    return where && fs.existsSync(where) ? where : undefined;
+    // The script prints its bin folder.
+    const binary = where ? path.join(where, "rcodesign") : undefined;
+    return binary && fs.existsSync(binary) ? binary : undefined;
   } catch {
     return undefined;
   }
