@@ -19,6 +19,7 @@ import {
   DOWNLOAD_URL,
   HOST_PLATFORM,
   installedPlugin,
+  RELEASE_LIMIT_MS,
   releaseDir,
   releaseMissing,
   serveRelease,
@@ -28,7 +29,7 @@ import { initStack, makeUser, pluginInstalled } from "./support/user";
 
 const { tools, missing: noTools } = languageTools();
 const missing = releaseMissing() ?? noNodeMissing() ?? noTools;
-const RELEASE_LIMIT_MS = 30 * 60_000;
+
 const ARCHIVE = archiveName(HOST_PLATFORM);
 
 describeNeeding(

@@ -27,6 +27,7 @@ import {
   archiveName,
   HOST_PLATFORM,
   installedPlugin,
+  RELEASE_LIMIT_MS,
   releaseDir,
   releaseMissing,
   serveRelease,
@@ -41,7 +42,6 @@ const EXAMPLES = path.join(repoRoot(), "examples");
 const GO_EXAMPLES = fs
   .readdirSync(EXAMPLES)
   .filter((name) => name.endsWith("-go") && fs.existsSync(path.join(EXAMPLES, name, "program.go")));
-const RELEASE_LIMIT_MS = 30 * 60_000;
 
 function goMissing(): string | undefined {
   try {

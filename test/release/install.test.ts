@@ -26,13 +26,12 @@ import { NODE_STILL_FOUND, noNodeMissing, withoutNode } from "../support/no-node
 import { describeNeeding } from "../support/prerequisite";
 import { repoRoot } from "../support/program-dir";
 import { deployAndDestroy, releasedExample, releaseVenv } from "./support/programs";
-import { releaseDir, releaseMissing, serveRelease, VERSION } from "./support/release";
+import { RELEASE_LIMIT_MS, releaseDir, releaseMissing, serveRelease, VERSION } from "./support/release";
 import { initStack, makeUser } from "./support/user";
 
 const execFileAsync = promisify(execFile);
 const { tools, missing: noTools } = languageTools();
 const missing = releaseMissing() ?? noNodeMissing() ?? noTools;
-const RELEASE_LIMIT_MS = 30 * 60_000;
 
 describeNeeding(
   "test/release/install: the release installed as a user installs it, under the real CLI",
@@ -50,10 +49,10 @@ describeNeeding(
       const outside = await execFileAsync("sh", ["-c", "command -v node"], { env: { PATH: pathVariable } });
       expect(outside.stdout.trim()).not.toBe("");
       // The wrapper's own proof, and a command of ours that looks for node anyway.
-      const [file, args] = withoutNode("sh", ["-c", "command -v node || echo none"], pathVariable);
+      const [file, ...args] = withoutNode(["sh", "-c", "command -v node || echo none"], pathVariable);
       const inside = await execFileAsync(file, args, { env: { PATH: pathVariable } });
       expect(inside.stdout.trim()).toBe("none");
-      const [file2, args2] = withoutNode(process.execPath, ["--version"], pathVariable);
+      const [file2, ...args2] = withoutNode([process.execPath, "--version"], pathVariable);
       const direct = await execFileAsync(file2, args2, { env: { PATH: pathVariable } }).catch((e) => e);
       expect(direct.code).not.toBe(0);
       expect(direct.code).not.toBe(NODE_STILL_FOUND);

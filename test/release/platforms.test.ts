@@ -40,6 +40,7 @@ import {
   extractBinary,
   PLATFORMS,
   type Platform,
+  RELEASE_LIMIT_MS,
   releaseDir,
   releaseMissing,
   VERSION,
@@ -49,7 +50,7 @@ const execFileAsync = promisify(execFile);
 const SCHEMA = JSON.parse(
   fs.readFileSync(path.join(repoRoot(), "provider", "plugin", "schema.json"), "utf8"),
 );
-const RELEASE_LIMIT_MS = 30 * 60_000;
+
 const RCODESIGN_SCRIPT = path.join(repoRoot(), "tools", "rcodesign", "build.sh");
 const EMULATED_LIMIT_MS = 300_000;
 

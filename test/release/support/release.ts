@@ -1,14 +1,13 @@
 /**
  * The release as a user meets it: the folder `npm run release` writes (OPSMANAGER_RELEASE_DIR, or built
- * once into `<repo>/dist-release` and reused while the checkout is unchanged), served by a loopback
+ * once into `<repo>/dist-release` and reused), served by a loopback
  * HTTP server in place of GitHub, which the CLI reaches through its own override
  * (`PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES`).
  *
  * Where there is no release and none can be built (no `tools/release/release.js`), the suites that need
  * it are skipped, saying why, and fail under `CI=true`.
  */
-import { execFile, execFileSync } from "node:child_process";
-import { createHash } from "node:crypto";
+import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as fsp from "node:fs/promises";
 import * as http from "node:http";
@@ -16,6 +15,7 @@ import type { AddressInfo } from "node:net";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { repoRoot } from "../../support/program-dir";
+import { RELEASE_BUILD_TIMEOUT_MS, releaseDir as sharedReleaseDir } from "../../support/release";
 
 const execFileAsync = promisify(execFile);
 
@@ -55,7 +55,6 @@ export const installedPlugin = (home: string): string =>
   path.join(home, "plugins", `resource-opsmanager-v${VERSION}`, "pulumi-resource-opsmanager");
 
 const RELEASE_SCRIPT = path.join(repoRoot(), "tools", "release", "release.js");
-const BUILT = path.join(repoRoot(), "dist-release");
 
 /** Why the release cannot be had here, or undefined when it can (named, or buildable). */
 export function releaseMissing(): string | undefined {
@@ -71,105 +70,15 @@ export function releaseMissing(): string | undefined {
   return undefined;
 }
 
-/** What the release is built from: the commit and every change to it, tracked or not. */
-function checkoutKey(): string {
-  const git = (...args: string[]) =>
-    execFileSync("git", args, { cwd: repoRoot(), encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
-  // The release's own folder, its lock and its download cache are outputs, not inputs.
-  const untracked = git("ls-files", "--others", "--exclude-standard", "-z")
-    .split("\0")
-    .filter((file) => file !== "" && !/^(dist-release|\.release-cache)/.test(file));
-  const hash = createHash("sha256")
-    .update(git("rev-parse", "HEAD"))
-    .update(git("diff", "HEAD", "--binary"));
-  for (const file of untracked.sort()) {
-    hash.update(file);
-    try {
-      hash.update(fs.readFileSync(path.join(repoRoot(), file)));
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return hash.digest("hex");
-}
-
-const STAMP = ".built-from";
-let releasePromise: Promise<string> | undefined;
-
 /**
- * The release folder: OPSMANAGER_RELEASE_DIR, else `<repo>/dist-release`, built by
- * `node tools/release/release.js --out <repo>/dist-release` unless it was built from this very checkout.
- * Test files in other workers wait for one build (a lock folder beside it) instead of building twice.
+ * The release folder: OPSMANAGER_RELEASE_DIR, else `<repo>/dist-release`, built once by
+ * `node tools/release/release.js --out <repo>/dist-release` when it is not there (test/support/release.ts,
+ * shared with the tests of the archives, so that test files in other workers build it once).
  */
-export function releaseDir(): Promise<string> {
-  releasePromise ??= (async () => {
-    const named = process.env.OPSMANAGER_RELEASE_DIR;
-    if (named) return path.resolve(named);
-    const key = checkoutKey();
-    const current = () => fs.existsSync(path.join(BUILT, STAMP)) && readText(path.join(BUILT, STAMP)) === key;
-    if (current()) return BUILT;
-    await withLock(`${BUILT}.lock`, async () => {
-      if (current()) return;
-      await fsp.rm(BUILT, { recursive: true, force: true });
-      try {
-        await execFileAsync(process.execPath, [RELEASE_SCRIPT, "--out", BUILT], {
-          cwd: repoRoot(),
-          maxBuffer: 64 * 1024 * 1024,
-          timeout: 30 * 60_000,
-        });
-      } catch (error) {
-        const { stdout, stderr } = error as { stdout?: string; stderr?: string };
-        throw new Error(
-          `node tools/release/release.js --out ${BUILT} failed\n${stdout ?? ""}${stderr ?? ""}`,
-        );
-      }
-      await fsp.writeFile(path.join(BUILT, STAMP), key);
-    });
-    return BUILT;
-  })();
-  return releasePromise;
-}
+export const releaseDir = sharedReleaseDir;
 
-function readText(file: string): string {
-  try {
-    return fs.readFileSync(file, "utf8");
-  } catch {
-    return "";
-  }
-}
-
-/** Runs `fn` holding a lock folder; a lock whose holder no longer runs is taken over. */
-async function withLock(lock: string, fn: () => Promise<void>): Promise<void> {
-  for (;;) {
-    try {
-      await fsp.mkdir(lock);
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      const holder = Number(readText(path.join(lock, "pid")));
-      if (holder > 0 && !alive(holder)) {
-        await fsp.rm(lock, { recursive: true, force: true });
-        continue;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-    }
-  }
-  try {
-    await fsp.writeFile(path.join(lock, "pid"), String(process.pid));
-    await fn();
-  } finally {
-    await fsp.rm(lock, { recursive: true, force: true });
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
+/** How long the first test file of a run may wait for the release to be built. */
+export const RELEASE_LIMIT_MS = RELEASE_BUILD_TIMEOUT_MS;
 
 /** `checksums.txt` of a release, by file name. */
 export function checksums(dir: string): Map<string, string> {

@@ -61,7 +61,9 @@ export async function makeUser(options: UserOptions, files: Record<string, strin
   Object.assign(env, options.env);
 
   const run: User["run"] = async (file, args, opts = {}) => {
-    const [command, argv] = options.keepNode ? [file, args] : withoutNode(file, args, env.PATH ?? "");
+    const [command, ...argv] = options.keepNode
+      ? [file, ...args]
+      : withoutNode([file, ...args], env.PATH ?? "");
     const result = await runProcess(command, argv, { cwd: dir, env, input: opts.input });
     if (result.code !== 0 && !opts.allowFailure) {
       throw new Error(
