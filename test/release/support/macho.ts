@@ -89,6 +89,8 @@ export interface CodeDirectory {
   codeLimit: number;
   nCodeSlots: number;
   nSpecialSlots: number;
+  /** SHA-256 of the CodeDirectory blob (its cdhash, untruncated). */
+  sha256: string;
 }
 
 export interface SignatureCheck {
@@ -141,6 +143,7 @@ export function verifyCodeSignature(file: Buffer, macho: MachO): SignatureCheck 
       hashType: blob.readUInt8(37),
       pageSize: 2 ** blob.readUInt8(39),
       identifier: blob.subarray(identOffset, blob.indexOf(0, identOffset)).toString("utf8"),
+      sha256: createHash("sha256").update(blob).digest("hex"),
     };
     codeDirectories.push(cd);
     const hash = HASHES[cd.hashType];
