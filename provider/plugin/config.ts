@@ -41,14 +41,15 @@ export const PROVIDER_NAMING: Naming = {
 
 /**
  * How the provider a URN names calls its settings: the engine's default provider
- * (`pulumi:providers:opsmanager::default`, or `default_0_1_0` with a version) takes them from stack
- * config, `opsmanager:baseUrl`; any other is an explicit provider with inputs, `baseUrl`. A URN not
- * given (an engine before Configure carried one) is the default provider's.
+ * (`pulumi:providers:opsmanager::default`, `default_0_1_0` with a version, and the plugin's download URL
+ * as a name after either, `default_0_1_0_github_/api.github.com/…`) takes them from stack config,
+ * `opsmanager:baseUrl`; any other is an explicit provider with inputs, `baseUrl`. A URN not given (an
+ * engine before Configure carried one) is the default provider's.
  */
 export function namingOf(urn: string | undefined): Naming {
   if (!urn) return DEFAULT_NAMING;
   const name = urn.split("::").pop() ?? "";
-  return /^default(_\d.*)?$/.test(name) ? DEFAULT_NAMING : PROVIDER_NAMING;
+  return /^default(_\d.*|_[a-z][a-z0-9+.-]*_\/.*)?$/i.test(name) ? DEFAULT_NAMING : PROVIDER_NAMING;
 }
 
 function lookupOf(values: Record<string, unknown>): ConfigLookup {

@@ -92,6 +92,24 @@ describe("test/plugin/plugin-config: the provider's settings, checked and diffed
     ]);
   });
 
+  it("the default provider of a program that names the plugin's download URL, with a version (the SDKs) or without, takes stack config too", async () => {
+    // The engine's name for it: default, the version, the URL as a name (tokens.IntoQName).
+    const url = "github_/api.github.com/pulumi-opsmanager/pulumi-opsmanager";
+    const bad = { ...GOOD, baseUrl: "ftp://om.example.com" };
+    for (const name of [`default_0_1_0_${url}`, `default_${url}`]) {
+      const { failures } = await checkConfig(
+        `urn:pulumi:dev::proj::pulumi:providers:opsmanager::${name}`,
+        bad,
+      );
+      expect(
+        failures.map((f) => f.property),
+        name,
+      ).toEqual(["opsmanager:baseUrl"]);
+    }
+    const named = await checkConfig("urn:pulumi:dev::proj::pulumi:providers:opsmanager::default_prod", bad);
+    expect(named.failures.map((f) => f.property)).toEqual(["baseUrl"]);
+  });
+
   it("missing settings are named with where to set them; the environment's fallbacks count", async () => {
     const none = await checkConfig(EXPLICIT, {});
     expect(none.failures).toEqual([

@@ -1,6 +1,6 @@
 /**
- * The Node.js SDK and the plugin together, as a user gets them: the SDK compiled as published, in a
- * program's node_modules with the `@pulumi/pulumi` it requires; the plugin installed from
+ * The Node.js SDK and the plugin together, as a user gets them: the SDK's package as the release packs
+ * it, in a program's node_modules with the `@pulumi/pulumi` it requires; the plugin installed from
  * `npm run plugin:pack`'s tarball by the real `pulumi plugin install`; the real CLI running the program
  * against the simulator. Needs the plugin's built entry (`dist/provider/plugin/main.js`).
  */
@@ -13,12 +13,10 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startSimulator } from "../../simulator";
 import { cli } from "../engine/support/cli";
+import { installNodeSdk, nodeSdkMissing } from "../engine/support/node-sdk";
 import { snapshot } from "../engine/support/world";
 import { describeNeeding } from "../support/prerequisite";
 import { repoRoot } from "../support/program-dir";
-import { registryUnreachable } from "../support/registry";
-import { installedSdk, sdkInstalled } from "../support/sdk-floor";
-import { SDK } from "./sdk-support";
 
 const execFileAsync = promisify(execFile);
 // The packing script is plain CommonJS, run by npm as a script.
@@ -30,15 +28,11 @@ const { pack, ENTRY } = require("../../tools/plugin-pack.js") as {
 const { version } = JSON.parse(readFileSync(path.join(repoRoot(), "package.json"), "utf8")) as {
   version: string;
 };
-const manifest = JSON.parse(readFileSync(path.join(SDK, "nodejs", "package.json"), "utf8")) as {
-  dependencies: Record<string, string>;
-};
-const floor = /^\^(\d+\.\d+\.\d+)$/.exec(manifest.dependencies["@pulumi/pulumi"] ?? "")?.[1] ?? "";
 const { bin, missing: noCli } = cli();
 const missing =
   noCli ??
   (existsSync(path.join(repoRoot(), ENTRY)) ? undefined : `the plugin's built entry ${ENTRY}`) ??
-  (sdkInstalled(floor) ? undefined : registryUnreachable(`@pulumi/pulumi@${floor}`));
+  nodeSdkMissing();
 
 // examples/ci-key (a created key with an access list and keepers, assigned to a project) and the
 // README's first program (an adopted key put back on destroy, a log collection job), on the SDK.
@@ -121,26 +115,9 @@ describeNeeding(
       const tarball = pack({ outDir: path.join(work, "out") });
       await pulumi("plugin", "install", "resource", "opsmanager", version, "--file", tarball);
 
-      // The SDK compiled as its package.json says (tsc into bin/), then placed as npm would install it.
-      const pulumiSdk = await installedSdk(floor);
-      const source = path.join(work, "sdk-nodejs");
-      await fsp.cp(path.join(SDK, "nodejs"), source, { recursive: true });
-      await fsp.mkdir(path.join(source, "node_modules", "@types"), { recursive: true });
-      await fsp.symlink(path.dirname(pulumiSdk), path.join(source, "node_modules", "@pulumi"), "dir");
-      await fsp.symlink(
-        path.join(repoRoot(), "node_modules", "@types", "node"),
-        path.join(source, "node_modules", "@types", "node"),
-        "dir",
-      );
-      await execFileAsync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", source], {
-        timeout: 300_000,
-      });
+      // The SDK's package as the release packs it, placed as npm would install it.
       program = path.join(work, "program");
-      const installed = path.join(program, "node_modules", "@pulumi-opsmanager", "sdk");
-      await fsp.mkdir(path.dirname(installed), { recursive: true });
-      await fsp.cp(path.join(source, "bin"), installed, { recursive: true });
-      await fsp.copyFile(path.join(source, "package.json"), path.join(installed, "package.json"));
-      await fsp.symlink(path.dirname(pulumiSdk), path.join(program, "node_modules", "@pulumi"), "dir");
+      await installNodeSdk(program);
       await fsp.writeFile(path.join(program, "Pulumi.yaml"), "name: sdk-program\nruntime: nodejs\n");
       await fsp.writeFile(
         path.join(program, "package.json"),
