@@ -1,6 +1,7 @@
 /**
- * What the README says a resource outputs is what TypeScript lets a program read: for each resource
- * class the package exports, the names in the README's output table are the class's declared outputs
+ * What the reference says a resource outputs is what TypeScript lets a program read: for each resource
+ * class the package exports, the names in docs/resources.md's output table (the README's Resources
+ * link there) are the class's declared outputs
  * (`declare readonly x: pulumi.Output<T>`), which are the properties of the provider's outputs type
  * (`<Name>Outputs`, what its methods return), each with the same type; and an output that is also an
  * input has the type the input takes (`roles`: `OrgRole[]`). Read from the TypeScript sources with the
@@ -76,23 +77,26 @@ function sameType(a: ts.Type, b: ts.Type): boolean {
   return checker.isTypeAssignableTo(a, b) && checker.isTypeAssignableTo(b, a);
 }
 
-/** The names of the README's output table for a resource: the first table of its section headed "output". */
-function readmeOutputs(name: string): string[] {
-  const lines = section(readDoc("README.md"), `### \`${name}\``);
-  expect(lines, `README.md has a section ### \`${name}\``).toBeDefined();
+/** The reference of the resources, which the README links to for every input and output. */
+const REFERENCE = "docs/resources.md";
+
+/** The names of the reference's output table for a resource: the first table of its section headed "output". */
+function documentedOutputs(name: string): string[] {
+  const lines = section(readDoc(REFERENCE), `## \`${name}\``);
+  expect(lines, `${REFERENCE} has a section ## \`${name}\``).toBeDefined();
   const table = tables(lines!).find((t) => t.rows[0]![0] === "output");
-  expect(table, `README.md's section on ${name} has a table whose first column is "output"`).toBeDefined();
+  expect(table, `${REFERENCE}'s section on ${name} has a table whose first column is "output"`).toBeDefined();
   return table!.rows.slice(1).flatMap((row) => {
     const names = codeNames(row[0]!);
     expect(
       names.length,
-      `README.md:${table!.line}: each row of ${name}'s outputs names them as code`,
+      `${REFERENCE}:${table!.line}: each row of ${name}'s outputs names them as code`,
     ).toBeGreaterThan(0);
     return names;
   });
 }
 
-describe("resource outputs: the README, the class and the provider agree", () => {
+describe("resource outputs: the reference, the class and the provider agree", () => {
   it("the package exports its resource classes", () => {
     expect(resourceClasses.map((c) => c.name!.text)).toEqual(
       expect.arrayContaining(["OrgApiKey", "LogCollectionJob"]),
@@ -102,9 +106,9 @@ describe("resource outputs: the README, the class and the provider agree", () =>
   for (const c of resourceClasses) {
     const name = c.name!.text;
     describe(name, () => {
-      it("the README's output table names exactly the class's declared outputs (and `id`, the base class's)", () => {
+      it("the reference's output table names exactly the class's declared outputs (and `id`, the base class's)", () => {
         const declared = declaredOutputs(c);
-        const documented = readmeOutputs(name).filter((n) => n !== "id");
+        const documented = documentedOutputs(name).filter((n) => n !== "id");
         expect([...new Set(documented)].sort()).toEqual([...declared.keys()].sort());
         expect(documented.length, "no output is named twice").toBe(new Set(documented).size);
       });

@@ -11,11 +11,15 @@ import { describeEngine } from "./support/cli";
 import { REPO } from "./support/stack";
 import { openWorld, snapshot } from "./support/world";
 
-/** The README's first program, as a reader copies it into a project (the quickstart's project files). */
+/**
+ * The README's program of the dynamic package (its section "The dynamic package": the first `ts` block
+ * that imports from "pulumi-opsmanager"), as a reader copies it into a project (the quickstart's project
+ * files).
+ */
 function readmeQuickstart(): Record<string, string> {
   const readme = fs.readFileSync(path.join(REPO, "README.md"), "utf8");
-  const program = /```ts\n([\s\S]*?)```/.exec(readme)?.[1];
-  if (!program) throw new Error("README.md has no ts block");
+  const program = /```ts\n(import [^\n]* from "pulumi-opsmanager";\n[\s\S]*?)```/.exec(readme)?.[1];
+  if (!program) throw new Error('README.md has no ts block that imports from "pulumi-opsmanager"');
   return { "index.ts": program };
 }
 
@@ -43,7 +47,7 @@ describeEngine("test/engine/examples: each example under the real pulumi", (bin)
   // Each test has its own stack and simulators: they run side by side, as separate users' stacks would.
   describe.concurrent("every example", () => {
     for (const { example, files, lists, servers, jobs } of CASES) {
-      const name = files ? "the README's first program" : example;
+      const name = files ? "the README's program of the dynamic package" : example;
       it(`${name}: preview sends nothing, up, no change on preview and refresh, destroy leaves the server as it was`, async ({
         expect,
         onTestFinished,
