@@ -89,6 +89,29 @@ describeNeeding(
         expect(pluginInstalled(installedPlugin(user.home))).toBe(true);
       });
 
+      it("a mirror's folder named with ${VERSION} in the override, as docs/installation-configuration.md shows it, serves the download", async ({
+        expect,
+        onTestFinished,
+      }) => {
+        const server = await serveRelease(release, { prefix: `/pulumi-opsmanager/v${VERSION}` });
+        const user = await makeUser({
+          bin: tools!.bin,
+          server,
+          env: {
+            // The CLI puts the version in for ${VERSION}, then asks for the archive's name under it.
+            PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: `^${DOWNLOAD_URL}=${server.url}/pulumi-opsmanager/v\${VERSION}`,
+          },
+        });
+        onTestFinished(async () => {
+          await Promise.all([server.close(), user.cleanup()]);
+        });
+        await user.pulumi(install(sum));
+        expect(server.requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+          `GET /pulumi-opsmanager/v${VERSION}/${ARCHIVE} 200`,
+        ]);
+        expect(pluginInstalled(installedPlugin(user.home))).toBe(true);
+      });
+
       it("a wrong checksum fails with the CLI's message, and installs nothing", async ({
         expect,
         onTestFinished,

@@ -110,18 +110,20 @@ export interface ReleaseServer {
 
 /**
  * Serves the files of `dir` (GET, by name, nothing outside it); `without` names files answered 404 as
- * if the release lacked them.
+ * if the release lacked them; with `prefix` (a mirror's folder, `/pulumi-opsmanager/v0.1.0`) they are
+ * served under it and nowhere else.
  */
 export async function serveRelease(
   dir: string,
-  options: { without?: string[] } = {},
+  options: { without?: string[]; prefix?: string } = {},
 ): Promise<ReleaseServer> {
   const requests: ServedRequest[] = [];
   const root = path.resolve(dir);
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://release");
     const name = decodeURIComponent(url.pathname);
-    const file = path.resolve(root, `.${name}`);
+    const prefix = options.prefix ?? "";
+    const file = name.startsWith(`${prefix}/`) ? path.resolve(root, `.${name.slice(prefix.length)}`) : root;
     const answer = (status: number, body?: fs.ReadStream | string) => {
       requests.push({
         method: req.method ?? "",
