@@ -89,7 +89,7 @@ describeNeeding(
         expect(pluginInstalled(installedPlugin(user.home))).toBe(true);
       });
 
-      it("a mirror's folder named with ${VERSION} in the override, as docs/installation-configuration.md shows it, serves the download", async ({
+      it("a mirror's versioned folder in the override (the CLI's VERSION placeholder, as docs/installation-configuration.md shows it) serves the download", async ({
         expect,
         onTestFinished,
       }) => {

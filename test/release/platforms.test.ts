@@ -211,20 +211,20 @@ describeNeeding(
       }
     });
 
-    // rcodesign (the signer, tools/rcodesign) reads the same signature. Its `verify` cannot serve: it
-    // reports the empty CMS blob every ad-hoc signature carries as an error ("CMS error: missing further
-    // values"), a known fault of that command, so the comparison is of what it reads.
-    if (fs.existsSync(RCODESIGN_SCRIPT)) {
-      const rcodesign = rcodesignBinary();
-      itNeeding(
+    // rcodesign (the signer, tools/rcodesign) reads the same signature, where it is built (.ci/run builds
+    // it for the release and names it in OPSMANAGER_RCODESIGN). Its `verify` cannot serve: it reports the
+    // empty CMS blob every ad-hoc signature carries as an error ("CMS error: missing further values"), a
+    // known fault of that command, so the comparison is of what it reads.
+    const rcodesign = rcodesignBinary();
+    if (rcodesign) {
+      it(
         "rcodesign print-signature-info reads the same ad-hoc CodeDirectory from both darwin binaries",
-        rcodesign ? undefined : `rcodesign (bash ${path.relative(repoRoot(), RCODESIGN_SCRIPT)})`,
         async () => {
           for (const platform of ["darwin-amd64", "darwin-arm64"] as const) {
             const file = fs.readFileSync(binaries.get(platform)!);
             const cd = verifyCodeSignature(file, parseMachO(file)).codeDirectories.find((c) => c.slot === 0)!;
             const { stdout } = await execFileAsync(
-              rcodesign!,
+              rcodesign,
               ["print-signature-info", binaries.get(platform)!],
               {
                 maxBuffer: 16 * 1024 * 1024,
