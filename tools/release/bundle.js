@@ -161,7 +161,14 @@ async function bundlePlugin({ root, outFile }) {
         problems.push(`${file}: ${imported.path} left external`);
     }
   }
-  problems.push(...diskLoads(fs.readFileSync(outFile, "utf8"), builtin));
+  // esbuild writes code in ASCII (its default charset), and comments as they were: the licences it
+  // keeps hold a few other characters. Escaped, the file is ASCII, which the executable reads as
+  // Latin-1 without decoding UTF-8, and V8 holds in one byte a character.
+  const code = fs
+    .readFileSync(outFile, "utf8")
+    .replace(/[^\p{ASCII}]/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`);
+  fs.writeFileSync(outFile, code);
+  problems.push(...diskLoads(code, builtin));
   if (problems.length > 0) {
     fs.rmSync(outFile, { force: true });
     throw new Error(`the plugin's bundle would load modules from disk:\n${problems.join("\n")}`);

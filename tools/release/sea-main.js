@@ -8,10 +8,11 @@ const sea = require("node:sea");
 const vm = require("node:vm");
 const { wrap } = require("node:module");
 
-const source = sea.getAsset("plugin.js", "utf8");
+// The assets as the executable maps them, not copied; the bundle is ASCII (tools/release/bundle.js).
+const source = Buffer.from(sea.getRawAsset("plugin.js")).toString("latin1");
 let cachedData;
 try {
-  cachedData = Buffer.from(sea.getAsset("plugin.cache"));
+  cachedData = Buffer.from(sea.getRawAsset("plugin.cache"));
 } catch {
   // A binary built without a cache (every platform but the one that builds it).
 }
