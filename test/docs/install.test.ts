@@ -23,6 +23,11 @@ const npmName = (JSON.parse(read("sdk/nodejs/package.json")) as { name: string }
 const pypiName = /^\s*name\s*=\s*"([^"]+)"/m.exec(read("sdk/python/pyproject.toml"))![1]!;
 const goModule = /^module (\S+)$/m.exec(read("sdk/go.mod"))![1]!;
 const goPackage = `${goModule}/go/opsmanager`;
+// The .NET SDK's NuGet id is its project file's name (dotnet pack names the package after it).
+const nugetId = fs
+  .readdirSync(path.join(ROOT, "sdk", "dotnet"))
+  .find((f) => f.endsWith(".csproj"))!
+  .replace(/\.csproj$/, "");
 const repository = new URL(schema.repository).pathname.replace(/^\//, "");
 const PLATFORMS = ["linux-amd64", "linux-arm64", "darwin-amd64", "darwin-arm64", "windows-amd64"];
 
@@ -63,7 +68,8 @@ describe("the README's first section: install, then pulumi up", () => {
     expect(lines).toMatch(new RegExp(`^npm install ${npmName}\\s`, "m"));
     expect(lines).toMatch(new RegExp(`^pip install ${pypiName}\\s`, "m"));
     expect(lines).toMatch(new RegExp(`^go get ${goModule}@v${version.replace(/\./g, "\\.")}\\s`, "m"));
-    expect(lines).toMatch(/^dotnet add package \S+\s/m);
+    expect(lines).toMatch(new RegExp(`^dotnet add package ${nugetId.replace(/\./g, "\\.")}\\s`, "m"));
+    expect(nugetId, "the NuGet id is out of Pulumi's reserved prefix").not.toMatch(/^Pulumi\./);
     expect(text(install!)).toContain(goPackage.replace(goModule, "…/sdk"));
     expect(lines).toMatch(/^pulumi up$/m);
   });
@@ -98,8 +104,7 @@ describe("the Pulumi Registry's pages", () => {
     expect(lines).toContain(`npm install ${npmName}`);
     expect(lines).toContain(`pip install ${pypiName}`);
     expect(lines).toContain(`go get ${goModule}@v${version}`);
-    const dotnet = /^dotnet add package (\S+)/m.exec(code(section(readme, "## Install")!))![1]!;
-    expect(lines).toContain(`dotnet add package ${dotnet}`);
+    expect(lines).toContain(`dotnet add package ${nugetId}`);
     const prose = text(installation.lines);
     expect(prose).toContain(goPackage);
     for (const platform of PLATFORMS) {

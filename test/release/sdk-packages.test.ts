@@ -191,7 +191,7 @@ describeNeeding(
       expect(JSON.parse(stdout)).toEqual([commitTime]);
     });
 
-    it("the Go module: list, .info at the commit's time, the commit's sdk/go.mod, and a zip of the commit's sdk/ with the LICENSE", async () => {
+    it("the Go module: list, .info at the commit's time, the commit's sdk/go.mod, and a zip of the commit's sdk/ with the LICENSE and the plugin's server", async () => {
       const at = path.join(out, GO_AT);
       expect(await fsp.readFile(path.join(at, "list"), "utf8")).toBe(`v${version}\n`);
       const commitTime = execFileSync("git", ["log", "-1", "--format=%ct"], { cwd: root, encoding: "utf8" });
@@ -209,6 +209,17 @@ describeNeeding(
         .split("\n")
         .map((f) => path.posix.relative("sdk", f));
       expect(names.map((n) => n.slice(prefix.length)).sort()).toEqual([...committed, "LICENSE"].sort());
+      // What the CLI reads of a Go program's dependencies to install the plugin.
+      const plugin = await unzip(
+        path.join(at, `v${version}.zip`),
+        `${prefix}go/opsmanager/pulumi-plugin.json`,
+      );
+      expect(JSON.parse(plugin)).toEqual({
+        resource: true,
+        name: "opsmanager",
+        version,
+        server: PLUGIN_DOWNLOAD_URL,
+      });
     });
 
     it(`go get ${SDK_MODULE}@v${version} through the release's GOPROXY folder: the program builds, go mod verify passes, go.sum holds the zip's own hash`, async () => {
