@@ -5,8 +5,9 @@
  * then `pulumi refresh --parallel 16`, on a local file backend. Beside it, in the same run, the same
  * program on a dynamic provider that does nothing (no HTTP), so that the provider's share of an `up` is
  * a ratio of two figures taken on one machine at one time; and the same two through the provider plugin
- * (`pulumi-resource-opsmanager`, the types `opsmanager:index:*`) and a plugin of those types that does
- * nothing (bench/ideal/plugin.js). The server runs in its own process.
+ * (`pulumi-resource-opsmanager`, the types `opsmanager:index:*`), as the package's script and as the
+ * release's single executable, and a plugin of those types that does nothing (bench/ideal/plugin.js).
+ * The server runs in its own process.
  *
  * `engine` measures that deployment as a user's `pulumi up` runs it; `engineLarge` measures it beside
  * one ten times larger (2,000 keys adopted in an org of 20,000, 500 jobs) and draws the growth into
@@ -22,6 +23,7 @@ const harness = require("./lib/harness");
 const { PAGE, openSimulator, resources } = require("./deployment");
 const { cpuMs, int, kib, kinds, mib, ms, ratio, table } = require("./lib/util");
 const { growthChart } = require("./lib/growth-chart");
+const { hostBinary } = require("./lib/release");
 
 const PARALLEL = 16;
 const RUNS = Number(process.env.BENCH_ENGINE_RUNS ?? 3);
@@ -36,7 +38,8 @@ const DEPLOYMENTS = {
 /**
  * The providers compared, each a value of the stack config `bench:provider` that the program reads. A
  * row with `nothing` is ours, measured against that row; a row with `plugin` is a provider plugin, whose
- * entry (given the program's folder) the bench's launcher runs, named in the project's `Pulumi.yaml`.
+ * entry (given the program's folder) the bench's launcher runs, named in the project's `Pulumi.yaml`;
+ * a row with `binary` is the plugin as the release ships it, this machine's single executable.
  */
 const PROVIDERS = [
   { name: "ours", label: "dynamic", nothing: "noop" },
@@ -48,14 +51,24 @@ const PROVIDERS = [
     plugin: (dir) => path.join(dir, "node_modules", "pulumi-opsmanager", "bin", "pulumi-resource-opsmanager"),
   },
   {
+    name: "plugin-binary",
+    label: "plugin, single executable",
+    nothing: "noop-plugin",
+    // This machine's executable from the release (./lib/release.js), unpacked by setUp.
+    binary: true,
+  },
+  {
     name: "noop-plugin",
     label: "plugin, does nothing",
     plugin: () => path.join(__dirname, "ideal", "plugin.js"),
   },
 ];
 
+/** Whether a row is a provider plugin (run from the project's `Pulumi.yaml`). */
+const isPlugin = (p) => p.plugin !== undefined || p.binary === true;
+
 /** The dynamic-provider rows alone. */
-const DYNAMIC = PROVIDERS.filter((p) => p.plugin === undefined);
+const DYNAMIC = PROVIDERS.filter((p) => !isPlugin(p));
 
 /**
  * The rows `engine` measures: all, or those `BENCH_ENGINE_PROVIDERS` names (`plugin,noop-plugin`, say,
@@ -102,7 +115,7 @@ if (usage) {
 const dynamic = provider === "ours" ? require("pulumi-opsmanager") : undefined;
 for (const r of list) {
   if (provider === "noop") new pulumi.dynamic.Resource(nothing, r.name, { ...r.inputs, name: r.name });
-  else if (provider === "plugin" || provider === "noop-plugin") new pulumi.CustomResource(pluginType[r.type], r.name, r.inputs);
+  else if (provider === "plugin" || provider === "plugin-binary" || provider === "noop-plugin") new pulumi.CustomResource(pluginType[r.type], r.name, r.inputs);
   else if (provider !== "ours") throw new Error("bench:provider: unknown provider " + provider);
   else if (r.type === "key") new dynamic.OrgApiKey(r.name, r.inputs);
   else new dynamic.LogCollectionJob(r.name, r.inputs);
@@ -141,11 +154,13 @@ exec node --require ${JSON.stringify(usage)} $OPSMANAGER_BENCH_HOST_NODE_OPTIONS
  * A folder holding a `pulumi-resource-opsmanager` that runs `entry` with ./lib/host-usage.js loaded
  * first, as {@link hostWrapper} runs the dynamic-provider host; a project's `Pulumi.yaml` names it.
  */
-async function pluginLauncher(folder, entry) {
+async function pluginLauncher(folder, entry, { binary = false } = {}) {
   const usage = path.join(__dirname, "lib", "host-usage.js");
-  const script = `#!/bin/sh
-exec node --require ${JSON.stringify(usage)} $OPSMANAGER_BENCH_HOST_NODE_OPTIONS ${JSON.stringify(entry)} "$@"
-`;
+  // A single executable takes Node's options from NODE_OPTIONS only.
+  const run = binary
+    ? `NODE_OPTIONS="--require ${usage} $OPSMANAGER_BENCH_HOST_NODE_OPTIONS" exec ${JSON.stringify(entry)} "$@"`
+    : `exec node --require ${JSON.stringify(usage)} $OPSMANAGER_BENCH_HOST_NODE_OPTIONS ${JSON.stringify(entry)} "$@"`;
+  const script = `#!/bin/sh\n${run}\n`;
   await fsp.mkdir(folder, { recursive: true });
   await fsp.writeFile(path.join(folder, "pulumi-resource-opsmanager"), script, { mode: 0o755 });
   return folder;
@@ -332,7 +347,7 @@ function report(name, deployment, all, goals = RATIO_GOALS) {
       const mine = median(ours, phase)[phase];
       const none = median(all[provider.nothing], phase)[phase];
       const most = Math.max(...ours.map((r) => r[phase].total));
-      const face = provider.plugin === undefined ? "" : `, ${provider.label}`;
+      const face = isPlugin(provider) ? `, ${provider.label}` : "";
       rows.push([
         phase === "up"
           ? `pulumi up: adopt ${int(deployment.adopt)} keys (org of ${int(deployment.orgKeys)}) + create ${int(jobs)} jobs`
@@ -435,19 +450,24 @@ function drawGrowth({ small, large }) {
   );
 }
 
-/** A program folder with the bench's program, and the host wrapper; `cleanup` removes both. */
-async function setUp() {
+/**
+ * A program folder with the bench's program, the host wrapper, and a launcher for each plugin of
+ * `providers`; `cleanup` removes them.
+ */
+async function setUp(providers = PROVIDERS) {
   const bin = cliBin();
   const version = execFileSync(path.join(bin, "pulumi"), ["version"], { encoding: "utf8" }).trim();
   const program = await harness.makeProgramDir({});
   const wrapperDir = await fsp.mkdtemp(path.join(os.tmpdir(), "opsm-bench-host-"));
   await fsp.writeFile(path.join(program.dir, "index.js"), PROGRAM);
+  const executable = providers.some((p) => p.binary) ? hostBinary() : undefined;
   // Each plugin's launcher in a folder of its own, off PATH: only Pulumi.yaml names it.
   const launchers = {};
-  for (const provider of PROVIDERS.filter((p) => p.plugin !== undefined)) {
+  for (const provider of providers.filter(isPlugin)) {
     launchers[provider.name] = await pluginLauncher(
       path.join(wrapperDir, "plugins", provider.name),
-      provider.plugin(program.dir),
+      provider.binary ? executable.file : provider.plugin(program.dir),
+      { binary: provider.binary },
     );
   }
   return {
@@ -459,15 +479,26 @@ async function setUp() {
     async cleanup() {
       await program.cleanup();
       await fsp.rm(wrapperDir, { recursive: true, force: true });
+      executable?.cleanup();
     },
   };
 }
 
 async function engine() {
-  const setup = await setUp();
+  const providers = chosenProviders();
+  const setup = await setUp(providers);
   try {
-    const all = await measure(setup, DEPLOYMENTS.small, RUNS, {}, chosenProviders());
+    const all = await measure(setup, DEPLOYMENTS.small, RUNS, {}, providers);
     const { rows, summary, limits } = report("250 resources", DEPLOYMENTS.small, all);
+    if (all["plugin-binary"] !== undefined && all.plugin !== undefined) {
+      const up = (name) => median(all[name], "up").up.ms;
+      summary.push({
+        comparison: "engine (250 resources): pulumi up, the plugin's single executable / its script",
+        figure: `${ms(up("plugin-binary"))} / ${ms(up("plugin"))} = ${(up("plugin-binary") / up("plugin")).toFixed(2)}×`,
+        goal: "reported",
+        met: undefined,
+      });
+    }
     return {
       name: "engine",
       title: `Through the real engine (pulumi ${setup.version}, --parallel ${PARALLEL}, ${RUNS} runs each)`,

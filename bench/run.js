@@ -16,6 +16,7 @@ const SECTIONS = {
   roundtrips: () => require("./roundtrips").roundtrips(),
   deployment: () => require("./deployment").deployment(),
   coldstart: () => require("./coldstart").coldstart(),
+  binary: () => require("./binary").binary(),
   memory: () => require("./memory").memory(),
   preview: () => require("./preview").preview(),
   lifecycle: () => require("./lifecycle").lifecycle(),

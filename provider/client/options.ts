@@ -1,8 +1,7 @@
 /** The client's options, checked eagerly as undici does (an `InvalidArgumentError`), and their defaults. */
-import { existsSync, readFileSync } from "node:fs";
-import * as path from "node:path";
 import { InvalidArgumentError } from "./errors/invalid-argument-error";
 import { isRecord } from "./is-record";
+import { packageVersion } from "./package-version";
 import { type RetryPolicy, resolveRetryPolicy } from "./retry";
 import type { ClientOptions, HttpMethod, SettingNames } from "./types";
 
@@ -140,29 +139,7 @@ export function checkHeaderText(option: string, value: string): void {
   }
 }
 
-let cachedUserAgent: string | undefined;
-
-/** `pulumi-opsmanager/<version>`, the version read from this package's package.json. */
+/** `pulumi-opsmanager/<version>`, this package's version. */
 function defaultUserAgent(): string {
-  if (cachedUserAgent === undefined) {
-    let version = "unknown";
-    let dir = __dirname;
-    for (let i = 0; i < 5; i += 1) {
-      const file = path.join(dir, "package.json");
-      try {
-        if (existsSync(file)) {
-          const pkg: unknown = JSON.parse(readFileSync(file, "utf8"));
-          if (isRecord(pkg) && pkg.name === "pulumi-opsmanager" && typeof pkg.version === "string") {
-            version = pkg.version;
-            break;
-          }
-        }
-      } catch {
-        // An unreadable package.json only costs the version in the User-Agent.
-      }
-      dir = path.dirname(dir);
-    }
-    cachedUserAgent = `pulumi-opsmanager/${version}`;
-  }
-  return cachedUserAgent;
+  return `pulumi-opsmanager/${packageVersion()}`;
 }

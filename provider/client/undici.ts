@@ -20,8 +20,26 @@ let loaded: UndiciParts | undefined;
  * release move them, the index is loaded instead: slower, the same behaviour (a test says which ran).
  */
 export function undici(): UndiciParts {
-  loaded ??= loadUndici(require);
+  loaded ??= loadUndici(requireUndici);
   return loaded;
+}
+
+/**
+ * `require` of each module {@link loadUndici} asks for, each named literally: a bundler follows a
+ * `require("…")` call and not a `require` passed as a value (the plugin's single executable bundles
+ * undici, tools/release/bundle.js).
+ */
+function requireUndici(id: string): unknown {
+  switch (id) {
+    case "undici/lib/dispatcher/agent":
+      return require("undici/lib/dispatcher/agent");
+    case "undici/lib/api":
+      return require("undici/lib/api");
+    case "undici":
+      return require("undici");
+    default:
+      throw new Error(`undici.ts loads no module ${id}`);
+  }
 }
 
 /** {@link undici} with the loader given: for tests of the fallback. */

@@ -10,7 +10,8 @@ import {
   logCollectionJobMethods,
   orgApiKeyMethods,
 } from "../resources/methods";
-import { type GetOrgApiKeysArgs, orgApiKeysOn } from "../resources/org-api-key/get-org-api-keys";
+import type { GetOrgApiKeysArgs } from "../resources/org-api-key/get-org-api-keys";
+import { orgApiKeysOn } from "../resources/org-api-key/org-api-keys-on";
 import type { FieldDiff } from "../resources/shared/field-diff";
 import { type ImportForm, parseImportId } from "./import-id";
 

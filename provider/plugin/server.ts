@@ -4,8 +4,6 @@
  * sends, both of which this one passes on. Every method translates the wire to the core's calls and
  * back, and does nothing else: the resources' rules are the core's (../resources/).
  */
-import { readFileSync } from "node:fs";
-import * as path from "node:path";
 import type * as grpc from "@grpc/grpc-js";
 import type * as plugpb from "@pulumi/pulumi/proto/plugin_pb";
 import type * as provgrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
@@ -17,6 +15,7 @@ import { inCallContexts } from "./call-context";
 import { Cancellation, type Timed } from "./cancel";
 import { checkedConfig, configDiff, configFailures, SECRET_SETTINGS } from "./config";
 import { connectEngine } from "./engine-log";
+import { schemaText } from "./package-files";
 import { previewCreate, previewUpdate } from "./preview";
 import { FUNCTIONS, importResource, PACKAGE, type PluginResource, RESOURCES } from "./resources";
 import { sdkRequire } from "./sdk";
@@ -27,12 +26,6 @@ const grpcJs = sdkRequire<typeof grpc>("@grpc/grpc-js");
 const pb = sdkRequire<typeof provpb>("./proto/provider_pb");
 const plug = sdkRequire<typeof plugpb>("./proto/plugin_pb");
 const { Empty } = sdkRequire<typeof emptypb>("google-protobuf/google/protobuf/empty_pb");
-
-/** The package's root: the built entry is `dist/provider/plugin/`, the schema `provider/plugin/`. */
-const PACKAGE_ROOT = path.resolve(__dirname, "..", "..", "..");
-
-/** Where GetSchema reads the schema from, in the package's root. */
-export const SCHEMA_PATH = path.join(PACKAGE_ROOT, "provider", "plugin", "schema.json");
 
 type Call<Req> = grpc.ServerUnaryCall<Req, unknown>;
 type Done<Res> = grpc.sendUnaryData<Res>;
@@ -104,17 +97,7 @@ export function providerService(): grpc.UntypedServiceImplementation {
     },
 
     getSchema(_call: Call<provpb.GetSchemaRequest>, done: Done<provpb.GetSchemaResponse>) {
-      answer(done, () => {
-        let text: string;
-        try {
-          text = readFileSync(SCHEMA_PATH, "utf8");
-        } catch (error) {
-          throw new Error(
-            `the ${PACKAGE} plugin's schema ${SCHEMA_PATH} cannot be read (${(error as NodeJS.ErrnoException).code}): the package is incomplete; reinstall it`,
-          );
-        }
-        return new pb.GetSchemaResponse().setSchema(text);
-      });
+      answer(done, () => new pb.GetSchemaResponse().setSchema(schemaText()));
     },
 
     checkConfig(call: Call<provpb.CheckRequest>, done: Done<provpb.CheckResponse>) {

@@ -2,8 +2,9 @@
  * The Python and Go examples as their languages' tools check them against the generated SDKs: mypy
  * (`--strict`, pinned in tools/python/requirements.txt) over each Python program, in the venv that holds
  * the SDK (its `py.typed` and input and output types are what it checks against); `go vet` and
- * `go build` over each Go program, against `sdk/go` by its module's `replace`. Go programs are not run:
- * no Go language host can be built here (examples/quickstart-go/README.md).
+ * `go build` over each Go program, against `sdk/go` by its module's `replace`. The Go programs are run
+ * inline with the Automation API, on the release, by test/release/go.test.ts (no Go language host can
+ * be built here: examples/quickstart-go/README.md).
  *
  * Until the SDKs are generated (sdk/python, sdk/go.mod) these are skipped, saying so, and fail under CI.
  */

@@ -54,16 +54,15 @@ export interface Plugin {
 
 /**
  * Starts the plugin with nothing of the shell's provider settings in its environment, given `args`
- * (by default an engine address where no engine listens). `command` runs it: by default
- * {@link PLUGIN_BIN}, else an executable and its first arguments (`[node, <a copy of the entry>]`).
+ * (by default an engine address where no engine listens). `command` runs it: by default this
+ * checkout's {@link PLUGIN_BIN}; a release's executable, or a wrapper and its arguments, otherwise.
  */
 export async function startPlugin(
   env: Record<string, string> = {},
   args: readonly string[] = ["127.0.0.1:1"],
   command: readonly [string, ...string[]] = [PLUGIN_BIN],
 ): Promise<Plugin> {
-  const [executable, ...first] = command;
-  const child: ChildProcess = spawn(executable, [...first, ...args], {
+  const child: ChildProcess = spawn(command[0], [...command.slice(1), ...args], {
     env: { ...process.env, ...NO_ENV, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

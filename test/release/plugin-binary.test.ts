@@ -1,0 +1,176 @@
+/**
+ * The release's plugin archives (tools/release/plugin-binaries.js), as `npm run release` wrote them:
+ * each archive as the Pulumi CLI unpacks it (the executable, README.md and LICENSE at its root), the
+ * checksums file, each darwin executable's ad-hoc signature; and the linux-amd64 executable run as the
+ * engine runs a plugin, on a machine with no Node (hidden in a mount namespace): its port, GetPluginInfo
+ * and GetSchema answered from the binary itself, and a Configure, Check and a listing of the org's keys
+ * through its own HTTP client. How a user installs it through the CLI is test/install's.
+ */
+
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import type * as provpbTypes from "@pulumi/pulumi/proto/provider_pb";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startSimulator } from "../../simulator";
+import type { Simulator } from "../../simulator/types";
+import { noNodeMissing, withoutNode } from "../support/no-node";
+import { type Plugin, plain, provpb, secret, startPlugin, struct } from "../support/plugin";
+import { describeNeeding } from "../support/prerequisite";
+import { repoRoot } from "../support/program-dir";
+import { RELEASE_BUILD_TIMEOUT_MS, releaseDir } from "../support/release";
+
+const { archiveEntries } = require("../../tools/release/archive") as {
+  archiveEntries(
+    file: string,
+  ): Promise<{ name: string; mode: number; type: string; uid?: number; gid?: number; mtime: Date }[]>;
+};
+const { checkAdHocSignature } = require("../../tools/release/macho-signature") as {
+  checkAdHocSignature(bytes: Buffer): { arch: string; identifier: string };
+};
+
+const ROOT = repoRoot();
+const VERSION = (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string })
+  .version;
+const PLATFORMS = ["darwin-amd64", "darwin-arm64", "linux-amd64", "linux-arm64", "windows-amd64"];
+const archive = (platform: string) => `pulumi-resource-opsmanager-v${VERSION}-${platform}.tar.gz`;
+const binary = (platform: string) =>
+  platform === "windows-amd64" ? "pulumi-resource-opsmanager.exe" : "pulumi-resource-opsmanager";
+
+let dir: string;
+let scratch: string;
+
+beforeAll(async () => {
+  dir = await releaseDir();
+  scratch = mkdtempSync(path.join(tmpdir(), "opsm-release-test-"));
+}, RELEASE_BUILD_TIMEOUT_MS);
+
+afterAll(() => {
+  if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
+});
+
+/** `member` of `platform`'s archive, unpacked into a folder of its own; its path. */
+function unpack(platform: string, member: string): string {
+  const into = path.join(scratch, platform);
+  execFileSync("mkdir", ["-p", into]);
+  execFileSync("tar", ["-xzf", path.join(dir, archive(platform)), "-C", into, member]);
+  return path.join(into, member);
+}
+
+describe("the plugin's release archives", () => {
+  it("checksums.txt holds each archive's SHA-256, sorted by name, as sha256sum writes it", () => {
+    const lines = readFileSync(path.join(dir, "checksums.txt"), "utf8").trimEnd().split("\n");
+    expect(lines.map((l) => l.split("  ")[1])).toEqual(PLATFORMS.map(archive));
+    for (const line of lines) {
+      const [sum, name] = line.split("  ");
+      expect(sum, name).toBe(
+        createHash("sha256")
+          .update(readFileSync(path.join(dir, name!)))
+          .digest("hex"),
+      );
+    }
+  });
+
+  it.each(PLATFORMS)(
+    "%s: the executable, README.md and LICENSE at the root, the executable 0755, no owner",
+    async (platform) => {
+      const entries = await archiveEntries(path.join(dir, archive(platform)));
+      expect(entries.map((e) => e.name)).toEqual(["LICENSE", "README.md", binary(platform)]);
+      expect(entries.map((e) => [e.name, e.type, (e.mode & 0o7777).toString(8)])).toEqual([
+        ["LICENSE", "File", "644"],
+        ["README.md", "File", "644"],
+        [binary(platform), "File", "755"],
+      ]);
+      expect(new Set(entries.map((e) => `${e.uid}:${e.gid}:${e.mtime.getTime()}`)).size).toBe(1);
+      expect(entries[0]!.uid ?? 0).toBe(0);
+      expect(readFileSync(unpack(platform, "LICENSE"), "utf8")).toBe(
+        readFileSync(path.join(ROOT, "LICENSE"), "utf8"),
+      );
+    },
+  );
+
+  it.each([
+    ["darwin-amd64", "x86_64"],
+    ["darwin-arm64", "arm64"],
+  ])("%s: a Mach-O for %s signed ad hoc, every page matching its hash", (platform, arch) => {
+    const signature = checkAdHocSignature(readFileSync(unpack(platform, binary(platform))));
+    expect(signature).toMatchObject({ arch, identifier: "pulumi-resource-opsmanager" });
+  });
+});
+
+describeNeeding("the linux-amd64 executable on a machine without Node", noNodeMissing(), () => {
+  let sim: Simulator;
+  let plugin: Plugin;
+  let exe: string;
+
+  beforeAll(async () => {
+    exe = unpack("linux-amd64", binary("linux-amd64"));
+    sim = await startSimulator({ seed: { keys: 2 } });
+    // Started from a folder with no node_modules anywhere above it, the report of its code cache asked.
+    plugin = await startPlugin(
+      { OPSMANAGER_PLUGIN_CODE_CACHE_REPORT: "1" },
+      ["127.0.0.1:1"],
+      withoutNode([exe]),
+    );
+  }, 60_000);
+
+  afterAll(async () => {
+    await plugin?.close();
+    await sim?.close();
+  });
+
+  it("no node runs where it runs", () => {
+    const [command, ...args] = withoutNode(["node", "--version"]);
+    expect(() => execFileSync(command, args, { stdio: "pipe" })).toThrow();
+  });
+
+  it("prints its port, and loads its bundle with the code cache made for it", () => {
+    expect(plugin.port).toBeGreaterThan(0);
+    expect(plugin.stderr).toContain("pulumi-resource-opsmanager: code cache accepted");
+  });
+
+  it("GetPluginInfo answers package.json's version", async () => {
+    const { Empty } = require("google-protobuf/google/protobuf/empty_pb");
+    const info = await plugin.call<{ getVersion(): string }>("getPluginInfo", new Empty());
+    expect(info.getVersion()).toBe(VERSION);
+  });
+
+  it("GetSchema answers provider/plugin/schema.json as it was built", async () => {
+    const res = await plugin.call<provpbTypes.GetSchemaResponse>("getSchema", new provpb.GetSchemaRequest());
+    expect(res.getSchema()).toBe(readFileSync(path.join(ROOT, "provider", "plugin", "schema.json"), "utf8"));
+  });
+
+  it("Configure, Check, and a listing of the org's keys sent with its own HTTP client", async () => {
+    const configure = new provpb.ConfigureRequest()
+      .setArgs(struct({ baseUrl: sim.url, publicKey: sim.publicKey, privateKey: secret(sim.privateKey) }))
+      .setAcceptsecrets(true);
+    await plugin.call<provpbTypes.ConfigureResponse>("configure", configure);
+    const check = new provpb.CheckRequest()
+      .setUrn("urn:pulumi:dev::proj::opsmanager:index:OrgApiKey::ci")
+      .setOlds(struct({}))
+      .setNews(struct({ orgId: sim.orgId, desc: "ci", roles: ["ORG_MEMBER"] }));
+    const checked = await plugin.call<provpbTypes.CheckResponse>("check", check);
+    expect(checked.getFailuresList()).toEqual([]);
+    expect(plain(checked.getInputs())).toMatchObject({ orgId: sim.orgId, desc: "ci", roles: ["ORG_MEMBER"] });
+
+    sim.resetRequests();
+    const invoke = new provpb.InvokeRequest()
+      .setTok("opsmanager:index:getOrgApiKeys")
+      .setArgs(struct({ orgId: sim.orgId }));
+    const listed = plain((await plugin.call<provpbTypes.InvokeResponse>("invoke", invoke)).getReturn());
+    expect((listed.keys as { id: string }[]).map((k) => k.id).sort()).toEqual(
+      sim.state
+        .apiKeys(sim.orgId)
+        .map((k) => k.id)
+        .sort(),
+    );
+    const authenticated = sim.requests.filter((r) => r.authenticated);
+    expect(authenticated.length).toBeGreaterThan(0);
+    expect(authenticated.map((r) => r.headers?.["user-agent"])).toEqual(
+      authenticated.map(() => `pulumi-opsmanager/${VERSION}`),
+    );
+    expect(plugin.stderr).not.toContain(sim.privateKey);
+  });
+});
