@@ -10,6 +10,7 @@ const crypto = require("node:crypto");
 const fs = require("node:fs");
 const path = require("node:path");
 const { buildPluginArchives } = require("./plugin-binaries");
+const { buildSdkPackages } = require("./sdk-packages");
 
 const ROOT = path.join(__dirname, "..", "..");
 
@@ -35,9 +36,7 @@ async function release({ root = ROOT, outDir = path.join(root, "dist-release"), 
   fs.mkdirSync(partial, { recursive: true });
   const archives = await buildPluginArchives({ root, outDir: partial, log });
   fs.writeFileSync(path.join(partial, "checksums.txt"), checksums(archives.map((a) => a.file)));
-  const sdkPackages = path.join(__dirname, "sdk-packages.js");
-  if (fs.existsSync(sdkPackages))
-    await require(sdkPackages).buildSdkPackages({ root, outDir: partial, version });
+  await buildSdkPackages({ root, outDir: partial, version });
   fs.rmSync(outDir, { recursive: true, force: true });
   fs.renameSync(partial, outDir);
   return archives.map((a) => ({ ...a, file: path.join(outDir, path.basename(a.file)) }));
