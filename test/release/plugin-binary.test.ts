@@ -1,14 +1,14 @@
 /**
  * The release's plugin archives (tools/release/plugin-binaries.js), as `npm run release` wrote them:
- * each archive as the Pulumi CLI unpacks it (the executable, README.md and LICENSE at its root), the
- * checksums file, each darwin executable's ad-hoc signature; and the linux-amd64 executable run as the
+ * each archive as the Pulumi CLI unpacks it (the executable, README.md and LICENSE at its root, their
+ * modes and owner); and the linux-amd64 executable run as the
  * engine runs a plugin, on a machine with no Node (hidden in a mount namespace): its port, GetPluginInfo
  * and GetSchema answered from the binary itself, and a Configure, Check and a listing of the org's keys
- * through its own HTTP client. How a user installs it through the CLI is test/install's.
+ * through its own HTTP client. checksums.txt is checked in checksums.test.ts, each darwin executable's
+ * signature in platforms.test.ts, and how a user installs the plugin through the CLI in install.test.ts.
  */
 
 import { execFileSync } from "node:child_process";
-import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
@@ -26,9 +26,6 @@ const { archiveEntries } = require("../../tools/release/archive") as {
   archiveEntries(
     file: string,
   ): Promise<{ name: string; mode: number; type: string; uid?: number; gid?: number; mtime: Date }[]>;
-};
-const { checkAdHocSignature } = require("../../tools/release/macho-signature") as {
-  checkAdHocSignature(bytes: Buffer): { arch: string; identifier: string };
 };
 
 const ROOT = repoRoot();
@@ -60,19 +57,6 @@ function unpack(platform: string, member: string): string {
 }
 
 describe("the plugin's release archives", () => {
-  it("checksums.txt holds each archive's SHA-256, sorted by name, as sha256sum writes it", () => {
-    const lines = readFileSync(path.join(dir, "checksums.txt"), "utf8").trimEnd().split("\n");
-    expect(lines.map((l) => l.split("  ")[1])).toEqual(PLATFORMS.map(archive));
-    for (const line of lines) {
-      const [sum, name] = line.split("  ");
-      expect(sum, name).toBe(
-        createHash("sha256")
-          .update(readFileSync(path.join(dir, name!)))
-          .digest("hex"),
-      );
-    }
-  });
-
   it.each(PLATFORMS)(
     "%s: the executable, README.md and LICENSE at the root, the executable 0755, no owner",
     async (platform) => {
@@ -90,14 +74,6 @@ describe("the plugin's release archives", () => {
       );
     },
   );
-
-  it.each([
-    ["darwin-amd64", "x86_64"],
-    ["darwin-arm64", "arm64"],
-  ])("%s: a Mach-O for %s signed ad hoc, every page matching its hash", (platform, arch) => {
-    const signature = checkAdHocSignature(readFileSync(unpack(platform, binary(platform))));
-    expect(signature).toMatchObject({ arch, identifier: "pulumi-resource-opsmanager" });
-  });
 });
 
 describeNeeding("the linux-amd64 executable on a machine without Node", noNodeMissing(), () => {
