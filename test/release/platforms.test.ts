@@ -120,6 +120,8 @@ describeNeeding(
       expect(pe.magic).toBe(PE.PE32_PLUS);
       expect(pe.subsystem).toBe(PE.CONSOLE);
       expect(pe.characteristics & PE.EXECUTABLE_IMAGE).toBe(PE.EXECUTABLE_IMAGE);
+      // Node's Authenticode signature is taken off before the injection, which would leave it invalid.
+      expect(pe.certificateTableBytes, "an Authenticode signature left in the executable").toBe(0);
     });
 
     itNeeding(

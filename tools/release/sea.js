@@ -9,8 +9,10 @@
  * `useCodeCache` is off: it would cache only the small main script, and Node's documentation rules it
  * out for a blob made for another platform; the plugin's cache is made by running the bundle on the
  * Node it is for, so linux-amd64 alone has one. A darwin binary is then signed ad hoc with rcodesign
- * (./macho-signature.js checks the signature); the Windows binary keeps Node's Authenticode signature,
- * which the injection invalidates (postject warns of it).
+ * (./macho-signature.js checks the signature). The Windows binary's Authenticode signature (Node's,
+ * which the injection would leave in place but invalid: a tampered signature, worse to Windows than
+ * none) is removed first with osslsigncode (Debian's `osslsigncode`), as Node's documentation does with
+ * `signtool remove /s`; the executable is then unsigned.
  */
 const { execFileSync, spawnSync } = require("node:child_process");
 const fs = require("node:fs");
@@ -75,13 +77,20 @@ function rcodesignBin(root) {
   return out.trim().split("\n").pop();
 }
 
+/** osslsigncode, which takes the Authenticode signature off Node's Windows binary (Debian's package). */
+const OSSLSIGNCODE = process.env.OPSMANAGER_OSSLSIGNCODE ?? "osslsigncode";
+
 /**
- * Writes `platform`'s executable to `outFile`: the pinned Node binary with `blob` injected, and on
- * darwin signed ad hoc with the identifier `pulumi-resource-opsmanager`. Resolves to what postject
- * warned of (Windows: the signature it invalidated).
+ * Writes `platform`'s executable to `outFile`: the pinned Node binary with `blob` injected, on darwin
+ * signed ad hoc with the identifier `pulumi-resource-opsmanager`, on Windows with Node's signature
+ * removed before the injection. Resolves to what postject warned of.
  */
 async function buildExecutable({ root, platform, blob, outFile, rcodesign }) {
-  fs.copyFileSync(await nodeBinary(root, platform), outFile);
+  const node = await nodeBinary(root, platform);
+  if (platform.startsWith("windows-")) {
+    fs.rmSync(outFile, { force: true });
+    run(OSSLSIGNCODE, ["remove-signature", "-in", node, "-out", outFile]);
+  } else fs.copyFileSync(node, outFile);
   fs.chmodSync(outFile, 0o755);
   const darwin = platform.startsWith("darwin-");
   const args = [require.resolve("postject/dist/cli.js"), outFile, "NODE_SEA_BLOB", blob];

@@ -178,12 +178,17 @@ export function verifyCodeSignature(file: Buffer, macho: MachO): SignatureCheck 
   return { codeDirectories, blobTypes, mismatches, checked };
 }
 
-/** The PE headers of a Windows executable: machine, optional header magic, subsystem. */
+/**
+ * The PE headers of a Windows executable: machine, optional header magic, subsystem, and the size of
+ * its certificate table (the Authenticode signature; data directory 4, at offset 144 of a PE32+
+ * optional header).
+ */
 export function parsePE(file: Buffer): {
   machine: number;
   magic: number;
   subsystem: number;
   characteristics: number;
+  certificateTableBytes: number;
 } {
   if (file.toString("latin1", 0, 2) !== "MZ") throw new Error("no MZ header");
   const pe = file.readUInt32LE(0x3c);
@@ -191,11 +196,14 @@ export function parsePE(file: Buffer): {
   const machine = file.readUInt16LE(pe + 4);
   const characteristics = file.readUInt16LE(pe + 22);
   const optional = pe + 24;
+  const magic = file.readUInt16LE(optional);
+  if (magic !== 0x20b) throw new Error(`not a PE32+ image (optional header magic 0x${magic.toString(16)})`);
   return {
     machine,
     characteristics,
-    magic: file.readUInt16LE(optional),
+    magic,
     subsystem: file.readUInt16LE(optional + 68),
+    certificateTableBytes: file.readUInt32LE(optional + 144 + 4),
   };
 }
 
