@@ -1,6 +1,6 @@
 /**
  * The release's plugin archives (tools/release/plugin-binaries.js), as `npm run release` wrote them:
- * each archive as the Pulumi CLI unpacks it (the executable, README.md and LICENSE at its root, their
+ * each archive as the Pulumi CLI unpacks it (the executable, README.md, LICENSE and THIRD-PARTY-NOTICES at its root, their
  * modes and owner); and the linux-amd64 executable run as the
  * engine runs a plugin, on a machine with no Node (hidden in a mount namespace): its port, GetPluginInfo
  * and GetSchema answered from the binary itself, and a Configure, Check and a listing of the org's keys
@@ -27,6 +27,8 @@ const { archiveEntries } = require("../../tools/release/archive") as {
     file: string,
   ): Promise<{ name: string; mode: number; type: string; uid?: number; gid?: number; mtime: Date }[]>;
 };
+
+const { NODE_VERSION } = require("../../tools/release/node-binaries") as { NODE_VERSION: string };
 
 const ROOT = repoRoot();
 const VERSION = (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string })
@@ -58,13 +60,13 @@ function unpack(platform: string, member: string): string {
 
 describe("the plugin's release archives", () => {
   it.each(PLATFORMS)(
-    "%s: the executable, README.md and LICENSE at the root, the executable 0755, no owner",
+    "%s: the executable, README.md, LICENSE and THIRD-PARTY-NOTICES at the root, the executable 0755, no owner",
     async (platform) => {
       const entries = await archiveEntries(path.join(dir, archive(platform)));
-      expect(entries.map((e) => e.name)).toEqual(["LICENSE", "README.md", binary(platform)]);
       expect(entries.map((e) => [e.name, e.type, (e.mode & 0o7777).toString(8)])).toEqual([
         ["LICENSE", "File", "644"],
         ["README.md", "File", "644"],
+        ["THIRD-PARTY-NOTICES", "File", "644"],
         [binary(platform), "File", "755"],
       ]);
       expect(new Set(entries.map((e) => `${e.uid}:${e.gid}:${e.mtime.getTime()}`)).size).toBe(1);
@@ -74,6 +76,21 @@ describe("the plugin's release archives", () => {
       );
     },
   );
+
+  it("THIRD-PARTY-NOTICES carries Node.js's licence and that of each npm package in the executable", async () => {
+    const notices = readFileSync(unpack("linux-amd64", "THIRD-PARTY-NOTICES"), "utf8");
+    expect(notices).toContain(`Node.js ${NODE_VERSION}`);
+    // Node's own LICENSE opens with its copyright line and goes on with what its binary carries.
+    expect(notices).toMatch(/Node\.js is licensed for use as follows:/);
+    expect(notices).toMatch(/The externally maintained libraries used by Node\.js are:/);
+    // What the executable runs of npm's packages: the gRPC server, the SDK's stubs, and our own dependencies.
+    for (const name of ["@grpc/grpc-js", "google-protobuf", "@pulumi/pulumi", "undici", "zod", "ipaddr.js"]) {
+      expect(notices, name).toMatch(
+        new RegExp(`^${name.replace(/[.]/g, "\\.")} \\d+\\.\\d+\\.\\d+ \\(`, "m"),
+      );
+    }
+    expect(notices).not.toContain("carries no licence file");
+  });
 });
 
 describeNeeding("the linux-amd64 executable on a machine without Node", noNodeMissing(), () => {

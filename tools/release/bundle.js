@@ -173,7 +173,37 @@ async function bundlePlugin({ root, outFile }) {
     fs.rmSync(outFile, { force: true });
     throw new Error(`the plugin's bundle would load modules from disk:\n${problems.join("\n")}`);
   }
-  return { bytes: fs.statSync(outFile).size, version };
+  return { bytes: fs.statSync(outFile).size, version, packages: bundledPackages(result.metafile) };
 }
 
-module.exports = { ENTRY, bundlePlugin, diskLoads, sdkModuleIds };
+/** The names a package's licence file goes by, in the order they are looked for. */
+const LICENSE_FILES = /^(licen[cs]e|copying)(\.(md|txt))?$/i;
+
+/**
+ * The npm packages whose code is in the bundle (every input under a node_modules folder), each with
+ * its name, version, the licence its package.json declares and the text of its licence file (or
+ * undefined where the package has none), sorted by name: what the archives' notices list.
+ */
+function bundledPackages(metafile) {
+  const dirs = new Set();
+  for (const file of Object.keys(metafile.inputs)) {
+    const m = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(file.replace(/\\/g, "/"));
+    if (m !== null) dirs.add(path.resolve(m[1]));
+  }
+  const packages = new Map();
+  for (const dir of dirs) {
+    const manifest = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8"));
+    const key = `${manifest.name}@${manifest.version}`;
+    if (packages.has(key)) continue;
+    const file = fs.readdirSync(dir).find((f) => LICENSE_FILES.test(f));
+    packages.set(key, {
+      name: manifest.name,
+      version: manifest.version,
+      license: typeof manifest.license === "string" ? manifest.license : undefined,
+      text: file === undefined ? undefined : fs.readFileSync(path.join(dir, file), "utf8"),
+    });
+  }
+  return [...packages.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+module.exports = { ENTRY, bundlePlugin, bundledPackages, diskLoads, sdkModuleIds };

@@ -154,4 +154,15 @@ async function nodeBinary(root, platform) {
   return binary;
 }
 
-module.exports = { NODE_VERSION, PLATFORMS, SOURCES, cacheDir, nodeBinary };
+/**
+ * Node.js's own LICENSE (Node's, then the licences of what its binary carries: V8, OpenSSL, ICU, ...),
+ * from linux-amd64's npm package, the same text for every platform of one version. Each executable is
+ * a Node binary, so each archive carries it.
+ */
+async function nodeLicense(root) {
+  const binary = await nodeBinary(root, "linux-amd64");
+  const { archive } = JSON.parse(fs.readFileSync(`${binary}.json`, "utf8"));
+  return (await extract(path.join(path.dirname(binary), archive), "package/LICENSE")).toString("utf8");
+}
+
+module.exports = { NODE_VERSION, PLATFORMS, SOURCES, cacheDir, nodeBinary, nodeLicense };

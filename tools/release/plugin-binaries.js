@@ -1,7 +1,9 @@
 /**
  * The plugin's release archives, one per platform: `pulumi-resource-opsmanager-v<version>-<os>-<arch>.tar.gz`
  * holding at its root the plugin's single executable (`pulumi-resource-opsmanager`, `.exe` on Windows;
- * ./sea.js), README.md and LICENSE, as `pulumi plugin install` and `pulumi up` fetch and unpack them.
+ * ./sea.js), README.md, LICENSE and THIRD-PARTY-NOTICES (the licences of Node.js, which each
+ * executable is, and of every npm package in the plugin's bundle), as `pulumi plugin install` and
+ * `pulumi up` fetch and unpack them.
  * Every platform's executable is made here, from the built package (`npm run build` first).
  */
 const { execFileSync } = require("node:child_process");
@@ -11,7 +13,7 @@ const path = require("node:path");
 const { writeArchive } = require("./archive");
 const { bundlePlugin } = require("./bundle");
 const { checkAdHocSignature } = require("./macho-signature");
-const { PLATFORMS } = require("./node-binaries");
+const { NODE_VERSION, PLATFORMS, nodeLicense } = require("./node-binaries");
 const { BUILD_PLATFORM, buildExecutable, rcodesignBin, seaBlob } = require("./sea");
 
 const NAME = "pulumi-resource-opsmanager";
@@ -26,6 +28,39 @@ function archiveName(version, platform) {
 /** The executable's name inside the archive. */
 function binaryName(platform) {
   return platform.startsWith("windows-") ? `${NAME}.exe` : NAME;
+}
+
+/**
+ * The notices every archive carries beside LICENSE: Node.js's licence, then each bundled package's,
+ * as the licences those packages are under ask their copies to carry.
+ */
+function thirdPartyNotices(nodeLicenseText, packages) {
+  const rule = "-".repeat(78);
+  const parts = [
+    `${NAME} is one executable: Node.js ${NODE_VERSION} with the plugin's code, bundled from the npm`,
+    "packages below, inside it. Their licences follow: Node.js's first, then each package's.",
+    "",
+    rule,
+    `Node.js ${NODE_VERSION}`,
+    rule,
+    "",
+    nodeLicenseText.trimEnd(),
+  ];
+  for (const p of packages) {
+    parts.push(
+      "",
+      rule,
+      `${p.name} ${p.version}${p.license === undefined ? "" : ` (${p.license})`}`,
+      rule,
+      "",
+    );
+    parts.push(
+      p.text === undefined
+        ? `The package carries no licence file; its package.json says ${p.license ?? "nothing"}.`
+        : p.text.trimEnd(),
+    );
+  }
+  return `${parts.join("\n")}\n`;
 }
 
 /**
@@ -62,7 +97,11 @@ async function buildPluginArchives({ root, outDir, platforms = PLATFORMS, log = 
   try {
     const bundleFile = path.join(work, "plugin.js");
     const bundled = await bundlePlugin({ root, outFile: bundleFile });
-    log(`bundle: ${bundled.bytes} bytes, version ${bundled.version}`);
+    log(
+      `bundle: ${bundled.bytes} bytes, version ${bundled.version}, ${bundled.packages.length} npm packages`,
+    );
+    const notices = path.join(work, "THIRD-PARTY-NOTICES");
+    fs.writeFileSync(notices, thirdPartyNotices(await nodeLicense(root), bundled.packages));
     const blobs = {};
     const blobOf = async (withCodeCache) => {
       blobs[withCodeCache] ??= await seaBlob({ root, workDir: work, bundleFile, withCodeCache });
@@ -92,6 +131,7 @@ async function buildPluginArchives({ root, outDir, platforms = PLATFORMS, log = 
           { name: binaryName(platform), from: exe, executable: true },
           { name: "README.md", from: path.join(root, "README.md") },
           { name: "LICENSE", from: path.join(root, "LICENSE") },
+          { name: "THIRD-PARTY-NOTICES", from: notices },
         ],
       });
       const record = {
@@ -115,4 +155,4 @@ async function buildPluginArchives({ root, outDir, platforms = PLATFORMS, log = 
   }
 }
 
-module.exports = { NAME, archiveName, binaryName, buildPluginArchives, sourceDate };
+module.exports = { NAME, archiveName, binaryName, buildPluginArchives, sourceDate, thirdPartyNotices };
