@@ -77,6 +77,17 @@ describe("the plugin's release archives", () => {
     },
   );
 
+  it.each(PLATFORMS)(
+    "%s: the executable names no folder of the machine that built it (the same bytes wherever the checkout is)",
+    (platform) => {
+      const exe = readFileSync(unpack(platform, binary(platform)));
+      // The SEA config's main script, the build's work folder and the checkout itself.
+      for (const built of ["/tools/release/sea-main.js", "opsm-plugin-binaries-", ROOT]) {
+        expect(exe.indexOf(built), `${platform}'s executable holds ${built}`).toBe(-1);
+      }
+    },
+  );
+
   it("THIRD-PARTY-NOTICES carries Node.js's licence and that of each npm package in the executable", async () => {
     const notices = readFileSync(unpack("linux-amd64", "THIRD-PARTY-NOTICES"), "utf8");
     expect(notices).toContain(`Node.js ${NODE_VERSION}`);

@@ -53,10 +53,14 @@ async function seaBlob({ root, workDir, bundleFile, withCodeCache }) {
   }
   const blob = path.join(workDir, `sea-${name}.blob`);
   const config = path.join(workDir, `sea-${name}.json`);
+  // The blob keeps the main script's path as the config names it: a name relative to the work folder
+  // (the command's cwd), so that no builder's folder is in the executable and the release's bytes are
+  // the same wherever the checkout is.
+  fs.copyFileSync(path.join(__dirname, "sea-main.js"), path.join(workDir, "sea-main.js"));
   fs.writeFileSync(
     config,
     JSON.stringify({
-      main: path.join(__dirname, "sea-main.js"),
+      main: "sea-main.js",
       output: blob,
       disableExperimentalSEAWarning: true,
       useSnapshot: false,
