@@ -87,6 +87,30 @@ describe("the README's first section: install, then pulumi up", () => {
   });
 });
 
+describe("YAML programs in the documents", () => {
+  // YAML has no SDK to name the plugin: outside a clone each resource must name its version and
+  // download URL, or the CLI asks Pulumi's registry for an opsmanager plugin (test/release runs it so).
+  it("name the plugin's version and download URL in every opsmanager resource's options", () => {
+    let programs = 0;
+    for (const file of ["README.md", "docs/_index.md", "docs/installation-configuration.md"]) {
+      for (const block of read(file).matchAll(/```yaml\n([\s\S]*?)```/g)) {
+        const yaml = block[1]!;
+        if (!/^runtime: yaml$/m.test(yaml)) continue;
+        programs++;
+        const resources = yaml.match(/^\s+type: opsmanager:/gm)?.length ?? 0;
+        expect(resources, `${file}: a YAML program declares opsmanager resources`).toBeGreaterThan(0);
+        const versions = yaml.match(new RegExp(`^\\s+version: ${version.replace(/\./g, "\\.")}$`, "gm"));
+        const urls = yaml.match(
+          new RegExp(`^\\s+pluginDownloadURL: github://api\\.github\\.com/${repository}$`, "gm"),
+        );
+        expect(versions?.length ?? 0, `${file}: resources naming version ${version}`).toBe(resources);
+        expect(urls?.length ?? 0, `${file}: resources naming the download URL`).toBe(resources);
+      }
+    }
+    expect(programs, "the Registry's YAML example").toBeGreaterThan(0);
+  });
+});
+
 describe("the Pulumi Registry's pages", () => {
   const index = readDoc("docs/_index.md");
   const installation = readDoc("docs/installation-configuration.md");
