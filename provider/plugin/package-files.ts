@@ -1,8 +1,8 @@
 /**
- * What the plugin answers from its package's files: its version (GetPluginInfo) and its schema
- * (GetSchema), read from the package's root. The plugin's single executable (tools/release/bundle.js)
- * replaces this module in its bundle by one that holds both, read at build time: the binary reads no
- * file of its own.
+ * What the plugin answers from its package's files: its schema (GetSchema), read from the package's
+ * root (its version is ./version.ts, written from package.json). The plugin's single executable
+ * (tools/release/bundle.js) replaces this module in its bundle by one that holds the schema read at
+ * build time: the binary reads no file of its own.
  */
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
@@ -12,14 +12,6 @@ const PACKAGE_ROOT = path.resolve(__dirname, "..", "..", "..");
 
 /** Where GetSchema reads the schema from, in the package's root. */
 export const SCHEMA_PATH = path.join(PACKAGE_ROOT, "provider", "plugin", "schema.json");
-
-/** The package's version, package.json's: the plugin's, the schema's and every SDK's. */
-export function pluginVersion(): string {
-  const json = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, "package.json"), "utf8")) as {
-    version: string;
-  };
-  return json.version;
-}
 
 /** The schema's text, as GetSchema answers it; an error that says the package is incomplete when it cannot be read. */
 export function schemaText(): string {

@@ -43,9 +43,8 @@ function sdkModuleIds(root) {
 function replaced({ root, version, schema, sdkDir, ids }) {
   const built = (...names) => path.join(root, "dist", "provider", ...names);
   const packageFiles = [
-    "// The version and schema of the package this binary was built from (tools/release/bundle.js).",
+    "// The schema of the package this binary was built from (tools/release/bundle.js).",
     `exports.SCHEMA_PATH = "(in the binary)";`,
-    `exports.pluginVersion = () => ${JSON.stringify(version)};`,
     `exports.schemaText = () => ${JSON.stringify(schema)};`,
   ].join("\n");
   const packageVersion = `exports.packageVersion = () => ${JSON.stringify(version)};`;
