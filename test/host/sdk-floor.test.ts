@@ -109,6 +109,7 @@ describeNeeding(
       // The engine keeps those inputs as the old ones: the preview's update goes from them to the program's.
       const diff = await refresh.diff(k.id, KEY_URN, read.properties, { ...declared, __provider: keyText });
       expect(diff).toMatchObject({ changes: "DIFF_SOME", replaces: [] });
-    });
+      // Two host starts, each allowed startHost's limit: the test's own limit is above both.
+    }, 300_000);
   },
 );
