@@ -13,6 +13,8 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
+# shellcheck source-path=SCRIPTDIR source=../lib/cached-build.sh
+. "$repo/tools/lib/cached-build.sh"
 cli_mod="$repo/tools/pulumi-cli"
 python_version=$(sed -n 's#^[[:space:]]*github.com/pulumi/pulumi/sdk/v3 \(v[^ ]*\).*#\1#p' "$here/python-host/go.mod" | head -n 1)
 yaml_version=$(sed -n 's#^[[:space:]]*github.com/pulumi/pulumi-yaml \(v[^ ]*\).*#\1#p' "$here/yaml-host/go.mod" | head -n 1)
@@ -22,17 +24,16 @@ exec_version=$(sed -n 's#^[[:space:]]*github.com/pulumi/pulumi/sdk/v3 \(v[^ ]*\)
 # Keyed by a digest of every pin (the CLI's sdk/v3 too: the exec script comes from it), the wrapper
 # and this script, so that a changed pin builds anew beside the old build.
 pins=$(cat "$here/python-host/go.mod" "$here/python-host/go.sum" "$here/yaml-host/go.mod" "$here/yaml-host/go.sum" \
-  "$cli_mod/go.mod" "$here/pulumi-language-python" "$0" | sha256sum | cut -c1-12)
+  "$cli_mod/go.mod" "$here/pulumi-language-python" "$0" "$cached_build_lib" | sha256sum | cut -c1-12)
 out="$repo/.pulumi-cli/language-hosts-$pins"
+bin="$out/bin"
 
-if [ -f "$out/complete" ]; then echo "$out/bin"; exit 0; fi
-if [ "${1:-}" = "--where" ]; then exit 1; fi
+cached_build_reuse "$@"
 command -v go >/dev/null || { echo "language-hosts/build.sh: Go is not installed: the language hosts are built from their Go modules" >&2; exit 1; }
 
-rm -rf "$out.partial"
-mkdir -p "$out.partial/bin" "$out.partial/python-host"
+cached_build_begin
+mkdir -p "$out.partial/python-host"
 echo "language-hosts/build.sh: building the Python host of sdk $python_version (exec script of sdk $exec_version) and the YAML host $yaml_version (go $(go env GOVERSION))" >&2
-start=$(date +%s)
 readonly_flags="$(go env GOFLAGS) -mod=readonly"
 (cd "$here/python-host" && GOBIN="$out.partial/python-host" GOFLAGS="$readonly_flags" go install \
   -ldflags "-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=$python_version" tool)
@@ -45,8 +46,4 @@ sdk_dir=$(cd "$cli_mod" && GOFLAGS="$readonly_flags" go mod download -json githu
   { echo "language-hosts/build.sh: no python/cmd/pulumi-language-python-exec in sdk/v3 $exec_version ($sdk_dir)" >&2; exit 1; }
 install -m 0755 "$sdk_dir/python/cmd/pulumi-language-python-exec" "$out.partial/python-host/"
 install -m 0755 "$here/pulumi-language-python" "$out.partial/bin/"
-touch "$out.partial/complete"
-rm -rf "$out"
-mv "$out.partial" "$out"
-echo "language-hosts/build.sh: built in $(($(date +%s) - start)) s" >&2
-echo "$out/bin"
+cached_build_end

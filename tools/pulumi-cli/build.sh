@@ -13,32 +13,27 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
+# shellcheck source-path=SCRIPTDIR source=../lib/cached-build.sh
+. "$repo/tools/lib/cached-build.sh"
 version=$(sed -n 's#^[[:space:]]*github.com/pulumi/pulumi/pkg/v3 \(v[^ ]*\).*#\1#p' "$here/go.mod" | head -n 1)
 host_version=$(sed -n 's#^[[:space:]]*github.com/pulumi/pulumi/sdk/v3 \(v[^ ]*\).*#\1#p' "$here/nodejs-host/go.mod" | head -n 1)
 [ -n "$version" ] && [ -n "$host_version" ] || { echo "build.sh: no pulumi/pkg/v3 or sdk/v3 version in the go.mod files" >&2; exit 1; }
 # The folder is keyed by the CLI's version and a digest of every pin and of this script, so a changed
 # pin builds anew beside the old build.
 pins=$(cat "$here/go.mod" "$here/go.sum" "$here/nodejs-host/go.mod" "$here/nodejs-host/go.sum" \
-  "$here/pulumi-resource-pulumi-nodejs" "$0" | sha256sum | cut -c1-12)
+  "$here/pulumi-resource-pulumi-nodejs" "$0" "$cached_build_lib" | sha256sum | cut -c1-12)
 out="$repo/.pulumi-cli/$version-$pins"
 bin="$out/bin"
 
-if [ -f "$out/complete" ]; then echo "$bin"; exit 0; fi
-if [ "${1:-}" = "--where" ]; then exit 1; fi
+cached_build_reuse "$@"
 command -v go >/dev/null || { echo "build.sh: Go is not installed: the Pulumi CLI is built from its Go modules" >&2; exit 1; }
 
-rm -rf "$out.partial"
-mkdir -p "$out.partial/bin"
+cached_build_begin
 stamp="github.com/pulumi/pulumi/sdk/v3/go/common/version.Version"
 echo "build.sh: building the Pulumi CLI $version and the Node.js language host of sdk $host_version (go $(go env GOVERSION))" >&2
-start=$(date +%s)
 (cd "$here" && GOBIN="$out.partial/bin" GOFLAGS="$(go env GOFLAGS) -mod=readonly" go install -ldflags "-X $stamp=$version" tool)
 (cd "$here/nodejs-host" && GOBIN="$out.partial/bin" GOFLAGS="$(go env GOFLAGS) -mod=readonly" go install -ldflags "-X $stamp=$host_version" tool)
 cp "$here/pulumi-resource-pulumi-nodejs" "$out.partial/bin/"
 chmod +x "$out.partial/bin/pulumi-resource-pulumi-nodejs"
 "$out.partial/bin/pulumi" version >/dev/null
-touch "$out.partial/complete"
-rm -rf "$out"
-mv "$out.partial" "$out"
-echo "build.sh: built in $(($(date +%s) - start)) s" >&2
-echo "$bin"
+cached_build_end

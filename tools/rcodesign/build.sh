@@ -12,28 +12,23 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
+# shellcheck source-path=SCRIPTDIR source=../lib/cached-build.sh
+. "$repo/tools/lib/cached-build.sh"
 version=0.29.0
 # Keyed by the version and this script, so that a changed pin or flag builds anew beside the old build.
-pins=$(sha256sum <"$0" | cut -c1-12)
+pins=$(cat "$0" "$cached_build_lib" | sha256sum | cut -c1-12)
 out="$repo/.rcodesign/$version-$pins"
 bin="$out/bin"
 
-if [ -f "$out/complete" ]; then echo "$bin"; exit 0; fi
-if [ "${1:-}" = "--where" ]; then exit 1; fi
+cached_build_reuse "$@"
 command -v cargo >/dev/null || { echo "rcodesign/build.sh: cargo is not installed: rcodesign is built from its crate" >&2; exit 1; }
 
-rm -rf "$out.partial"
-mkdir -p "$out.partial"
+cached_build_begin
 echo "rcodesign/build.sh: building apple-codesign $version ($(cargo --version))" >&2
-start=$(date +%s)
 # Its compiled crates are kept outside the clone, as Go keeps its build cache, so that a new clone on
 # the same machine (CI's) builds in seconds; on a new machine the build starts from nothing.
 target=${OPSMANAGER_RCODESIGN_TARGET:-$HOME/.cache/pulumi-opsmanager/rcodesign-target}
 cargo install apple-codesign --version "=$version" --locked --no-default-features --debug \
   --root "$out.partial" --target-dir "$target" --quiet >&2
 "$out.partial/bin/rcodesign" --version >/dev/null
-touch "$out.partial/complete"
-rm -rf "$out"
-mv "$out.partial" "$out"
-echo "rcodesign/build.sh: built in $(($(date +%s) - start)) s" >&2
-echo "$bin"
+cached_build_end
