@@ -8,7 +8,6 @@
  */
 import * as fs from "node:fs";
 import { beforeAll, describe, it } from "vitest";
-import { startSimulator } from "../../simulator";
 import { languageTools } from "../engine/support/languages";
 import { noNodeMissing } from "../support/no-node";
 import { describeNeeding } from "../support/prerequisite";
@@ -22,10 +21,9 @@ import {
   RELEASE_LIMIT_MS,
   releaseDir,
   releaseMissing,
-  serveRelease,
   VERSION,
 } from "./support/release";
-import { initStack, makeUser, pluginInstalled } from "./support/user";
+import { initStack, openReleaseWorld, pluginInstalled } from "./support/user";
 
 const { tools, missing: noTools } = languageTools();
 const missing = releaseMissing() ?? noNodeMissing() ?? noTools;
@@ -76,11 +74,7 @@ describeNeeding(
         expect,
         onTestFinished,
       }) => {
-        const server = await serveRelease(release);
-        const user = await makeUser({ bin: tools!.bin, server });
-        onTestFinished(async () => {
-          await Promise.all([server.close(), user.cleanup()]);
-        });
+        const { user, server } = await openReleaseWorld(onTestFinished, release, { bin: tools!.bin });
         expect(sum).toMatch(/^[0-9a-f]{64}$/);
         await user.pulumi(install(sum));
         expect(server.requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
@@ -93,18 +87,14 @@ describeNeeding(
         expect,
         onTestFinished,
       }) => {
-        const server = await serveRelease(release, { prefix: `/pulumi-opsmanager/v${VERSION}` });
-        const user = await makeUser({
-          bin: tools!.bin,
-          server,
-          env: {
-            // The CLI puts the version in for ${VERSION}, then asks for the archive's name under it.
-            PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: `^${DOWNLOAD_URL}=${server.url}/pulumi-opsmanager/v\${VERSION}`,
-          },
-        });
-        onTestFinished(async () => {
-          await Promise.all([server.close(), user.cleanup()]);
-        });
+        const { user, server } = await openReleaseWorld(
+          onTestFinished,
+          release,
+          { bin: tools!.bin },
+          { serve: { prefix: `/pulumi-opsmanager/v${VERSION}` } },
+        );
+        // The CLI puts the version in for ${VERSION}, then asks for the archive's name under it.
+        user.env.PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES = `^${DOWNLOAD_URL}=${server.url}/pulumi-opsmanager/v\${VERSION}`;
         await user.pulumi(install(sum));
         expect(server.requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
           `GET /pulumi-opsmanager/v${VERSION}/${ARCHIVE} 200`,
@@ -116,11 +106,7 @@ describeNeeding(
         expect,
         onTestFinished,
       }) => {
-        const server = await serveRelease(release);
-        const user = await makeUser({ bin: tools!.bin, server });
-        onTestFinished(async () => {
-          await Promise.all([server.close(), user.cleanup()]);
-        });
+        const { user, server } = await openReleaseWorld(onTestFinished, release, { bin: tools!.bin });
         const wrong = `${sum.slice(0, 63)}${sum.endsWith("0") ? "1" : "0"}`;
         const result = await user.pulumi(install(wrong), { allowFailure: true });
         expect(result.code).toBe(1);
@@ -137,15 +123,12 @@ describeNeeding(
       expect,
       onTestFinished,
     }) => {
-      const sim = await startSimulator({ jobDurationMs: 3_600_000 });
-      const server = await serveRelease(release, { without: [ARCHIVE] });
-      const user = await makeUser(
-        { bin: tools!.bin, path: [tools!.hosts], server },
-        releasedExample("ci-key-yaml"),
+      const { user, server, sim } = await openReleaseWorld(
+        onTestFinished,
+        release,
+        { bin: tools!.bin, path: [tools!.hosts] },
+        { files: releasedExample("ci-key-yaml"), serve: { without: [ARCHIVE] } },
       );
-      onTestFinished(async () => {
-        await Promise.all([sim.close(), server.close(), user.cleanup()]);
-      });
       await initStack(user, sim, { orgId: sim.orgId, groupId: sim.groupId });
       sim.resetRequests();
       const up = await user.pulumi(["up", "--yes", "--skip-preview"], { allowFailure: true });

@@ -20,14 +20,13 @@ import * as fsp from "node:fs/promises";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, it } from "vitest";
-import { startSimulator } from "../../simulator";
 import { languageTools } from "../engine/support/languages";
 import { NODE_STILL_FOUND, noNodeMissing, withoutNode } from "../support/no-node";
 import { describeNeeding } from "../support/prerequisite";
 import { repoRoot } from "../support/program-dir";
 import { deployAndDestroy, releasedExample, releaseVenv } from "./support/programs";
-import { RELEASE_LIMIT_MS, releaseDir, releaseMissing, serveRelease, VERSION } from "./support/release";
-import { initStack, makeUser } from "./support/user";
+import { RELEASE_LIMIT_MS, releaseDir, releaseMissing, VERSION } from "./support/release";
+import { initStack, openReleaseWorld } from "./support/user";
 
 const execFileAsync = promisify(execFile);
 const { tools, missing: noTools } = languageTools();
@@ -63,15 +62,12 @@ describeNeeding(
         expect,
         onTestFinished,
       }) => {
-        const sim = await startSimulator({ jobDurationMs: 3_600_000 });
-        const server = await serveRelease(release);
-        const user = await makeUser(
-          { bin: tools!.bin, path: [tools!.hosts], server },
-          releasedExample("ci-key-yaml"),
+        const { user, server, sim } = await openReleaseWorld(
+          onTestFinished,
+          release,
+          { bin: tools!.bin, path: [tools!.hosts] },
+          { files: releasedExample("ci-key-yaml") },
         );
-        onTestFinished(async () => {
-          await Promise.all([sim.close(), server.close(), user.cleanup()]);
-        });
         await initStack(user, sim, { orgId: sim.orgId, groupId: sim.groupId });
         await deployAndDestroy(expect, user, sim, server);
       });
@@ -80,15 +76,12 @@ describeNeeding(
         expect,
         onTestFinished,
       }) => {
-        const sim = await startSimulator({ jobDurationMs: 3_600_000 });
-        const server = await serveRelease(release);
-        const user = await makeUser(
-          { bin: tools!.bin, path: [tools!.hosts], server },
-          releasedExample("ci-key-python"),
+        const { user, server, sim } = await openReleaseWorld(
+          onTestFinished,
+          release,
+          { bin: tools!.bin, path: [tools!.hosts] },
+          { files: releasedExample("ci-key-python") },
         );
-        onTestFinished(async () => {
-          await Promise.all([sim.close(), server.close(), user.cleanup()]);
-        });
         const venv = await releaseVenv(path.join(user.dir, "venv"), tools!.venv, release);
         // The package the program imports is the release's wheel, installed into this venv.
         const shown = await execFileAsync(path.join(venv, "bin", "python"), [
@@ -109,23 +102,22 @@ describeNeeding(
         expect,
         onTestFinished,
       }) => {
-        const sim = await startSimulator({ jobDurationMs: 3_600_000 });
-        const server = await serveRelease(release);
-        const user = await makeUser(
-          { bin: tools!.bin, server, keepNode: true },
+        const { user, server, sim } = await openReleaseWorld(
+          onTestFinished,
+          release,
+          { bin: tools!.bin, keepNode: true },
           {
-            "Pulumi.yaml":
-              "name: release-typescript\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n",
-            "index.ts": TYPESCRIPT_PROGRAM,
-            "tsconfig.json": fs.readFileSync(
-              path.join(repoRoot(), "examples", "ci-key", "tsconfig.json"),
-              "utf8",
-            ),
+            files: {
+              "Pulumi.yaml":
+                "name: release-typescript\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n",
+              "index.ts": TYPESCRIPT_PROGRAM,
+              "tsconfig.json": fs.readFileSync(
+                path.join(repoRoot(), "examples", "ci-key", "tsconfig.json"),
+                "utf8",
+              ),
+            },
           },
         );
-        onTestFinished(async () => {
-          await Promise.all([sim.close(), server.close(), user.cleanup()]);
-        });
         await installTypescriptProject(user.dir, release);
         // Nothing on PATH can serve the plugin: the CLI must use the one it downloads.
         expect(await onPath("pulumi-resource-opsmanager", user.env.PATH ?? "")).toBe(false);

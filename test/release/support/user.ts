@@ -9,10 +9,13 @@ import * as fs from "node:fs";
 import * as fsp from "node:fs/promises";
 import * as os from "node:os";
 import * as path from "node:path";
+import type { TestContext } from "vitest";
+import { startSimulator } from "../../../simulator";
 import type { Simulator } from "../../../simulator/types";
 import { baseEnv, type RunResult, runProcess, type StackState } from "../../engine/support/stack";
+import { STEADY_JOBS } from "../../engine/support/world";
 import { withoutNode } from "../../support/no-node";
-import type { ReleaseServer } from "./release";
+import { type ReleaseServer, serveRelease } from "./release";
 
 export interface UserOptions {
   /** The CLI's bin folder. */
@@ -33,6 +36,7 @@ export interface User {
   /** The project's folder. */
   dir: string;
   home: string;
+  /** The environment every command of this user runs with: a change to it holds for the next command. */
   env: NodeJS.ProcessEnv;
   /** Runs `file args` in the project as this user (node hidden unless keepNode). */
   run(file: string, args: string[], options?: { allowFailure?: boolean; input?: string }): Promise<RunResult>;
@@ -81,6 +85,33 @@ export async function makeUser(options: UserOptions, files: Record<string, strin
     pulumi: (args, opts) => run(path.join(options.bin, "pulumi"), [...args, "--color=never"], opts),
     cleanup: () => fsp.rm(root, { recursive: true, force: true }),
   };
+}
+
+/** A test's user of the release, with the release's server and an Ops Manager simulator of its own. */
+export interface ReleaseWorld {
+  user: User;
+  server: ReleaseServer;
+  sim: Simulator;
+}
+
+/**
+ * A simulator, a server over the `release` folder (`serve`: its options) and a user with the project's
+ * `files` who downloads from it, all three removed when the test ends. The hook is the test context's
+ * own, so that tests that run concurrently each remove only their own.
+ */
+export async function openReleaseWorld(
+  onTestFinished: TestContext["onTestFinished"],
+  release: string,
+  options: Omit<UserOptions, "server">,
+  more: { files?: Record<string, string>; serve?: Parameters<typeof serveRelease>[1] } = {},
+): Promise<ReleaseWorld> {
+  const sim = await startSimulator(STEADY_JOBS);
+  onTestFinished(() => sim.close());
+  const server = await serveRelease(release, more.serve);
+  onTestFinished(() => server.close());
+  const user = await makeUser({ ...options, server }, more.files);
+  onTestFinished(() => user.cleanup());
+  return { user, server, sim };
 }
 
 /** `pulumi stack init`, then the simulator's settings as the README sets them, the private key a secret. */
