@@ -54,7 +54,7 @@ function startOnce(file, ticks) {
 }
 
 async function binary() {
-  const exe = hostBinary();
+  const exe = await hostBinary();
   try {
     const ticks = clockTicks();
     const subjects = { binary: exe.file, script: SCRIPT };
@@ -82,7 +82,7 @@ async function binary() {
     ]);
 
     const { archiveEntries } = require("../tools/release/archive");
-    const dir = releaseDir();
+    const dir = await releaseDir();
     const archives = fs
       .readFileSync(path.join(dir, "checksums.txt"), "utf8")
       .trim()

@@ -460,7 +460,7 @@ async function setUp(providers = PROVIDERS) {
   const program = await harness.makeProgramDir({});
   const wrapperDir = await fsp.mkdtemp(path.join(os.tmpdir(), "opsm-bench-host-"));
   await fsp.writeFile(path.join(program.dir, "index.js"), PROGRAM);
-  const executable = providers.some((p) => p.binary) ? hostBinary() : undefined;
+  const executable = providers.some((p) => p.binary) ? await hostBinary() : undefined;
   // Each plugin's launcher in a folder of its own, off PATH: only Pulumi.yaml names it.
   const launchers = {};
   for (const provider of providers.filter(isPlugin)) {

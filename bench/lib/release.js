@@ -1,27 +1,24 @@
 /**
  * The release the bench measures (tools/release/release.js): OPSMANAGER_RELEASE_DIR when set, else
- * dist-release/, built first when it is not there (`npm run release` writes it); and this machine's
- * plugin executable unpacked from its archive.
+ * dist-release/, built first when it is missing or was built from another state of the checkout; and
+ * this machine's plugin executable unpacked from its archive.
  */
 const { execFileSync } = require("node:child_process");
 const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
+const { releaseDir: sharedReleaseDir } = require("../../tools/release/release-dir");
 
 const ROOT = path.join(__dirname, "..", "..");
 
-/** The release folder, built when neither OPSMANAGER_RELEASE_DIR nor dist-release/ holds one. */
+/**
+ * The release folder (tools/release/release-dir.js, as the tests find it): OPSMANAGER_RELEASE_DIR, else
+ * a dist-release/ built from this state of the checkout, built first when it is missing or stale.
+ */
 function releaseDir() {
-  const given = process.env.OPSMANAGER_RELEASE_DIR;
-  if (given) return given;
-  const dir = path.join(ROOT, "dist-release");
-  if (!fs.existsSync(dir)) {
-    console.error("(building the release into dist-release/ first: npm run release)");
-    execFileSync(process.execPath, [path.join(ROOT, "tools", "release", "release.js"), "--out", dir], {
-      stdio: ["ignore", "ignore", "inherit"],
-    });
-  }
-  return dir;
+  return sharedReleaseDir(ROOT, {
+    onBuild: () => console.error("(building the release into dist-release/ first: npm run release)"),
+  });
 }
 
 /** This machine's platform in the archives' names (`linux-amd64`), as the Pulumi CLI asks for it. */
@@ -32,14 +29,14 @@ function hostPlatform() {
 }
 
 /**
- * This machine's executable from the release, unpacked into a new folder: `{ dir, file, archive,
- * cleanup }`.
+ * This machine's executable from the release, unpacked into a new folder: resolves to `{ dir, file,
+ * archive, cleanup }`.
  */
-function hostBinary() {
+async function hostBinary() {
   const { archiveName, binaryName } = require("../../tools/release/plugin-binaries");
   const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8"));
   const platform = hostPlatform();
-  const archive = path.join(releaseDir(), archiveName(version, platform));
+  const archive = path.join(await releaseDir(), archiveName(version, platform));
   if (!fs.existsSync(archive))
     throw new Error(`${archive} is missing: the release has no ${platform} archive`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "opsm-bench-binary-"));
