@@ -23,7 +23,7 @@ const harness = require("./lib/harness");
 const { PAGE, openSimulator, resources } = require("./deployment");
 const { cpuMs, int, kib, kinds, mib, ms, ratio, table } = require("./lib/util");
 const { growthChart } = require("./lib/growth-chart");
-const { hostBinary } = require("./lib/release");
+const { hostBinary, idealBinary } = require("./lib/release");
 
 const PARALLEL = 16;
 const RUNS = Number(process.env.BENCH_ENGINE_RUNS ?? 3);
@@ -39,7 +39,8 @@ const DEPLOYMENTS = {
  * The providers compared, each a value of the stack config `bench:provider` that the program reads. A
  * row with `nothing` is ours, measured against that row; a row with `plugin` is a provider plugin, whose
  * entry (given the program's folder) the bench's launcher runs, named in the project's `Pulumi.yaml`;
- * a row with `binary` is the plugin as the release ships it, this machine's single executable.
+ * a row with `binary` is a plugin as a single executable of this machine (`binary` makes it): ours as the
+ * release ships it, or the one that does nothing made the same way.
  */
 const PROVIDERS = [
   { name: "ours", label: "dynamic", nothing: "noop" },
@@ -53,19 +54,25 @@ const PROVIDERS = [
   {
     name: "plugin-binary",
     label: "plugin, single executable",
-    nothing: "noop-plugin",
+    nothing: "noop-plugin-binary",
     // This machine's executable from the release (./lib/release.js), unpacked by setUp.
-    binary: true,
+    binary: hostBinary,
   },
   {
     name: "noop-plugin",
     label: "plugin, does nothing",
     plugin: () => path.join(__dirname, "ideal", "plugin.js"),
   },
+  {
+    name: "noop-plugin-binary",
+    label: "plugin, does nothing, single executable",
+    // The same plugin, made into an executable as the release makes ours (./lib/release.js).
+    binary: idealBinary,
+  },
 ];
 
 /** Whether a row is a provider plugin (run from the project's `Pulumi.yaml`). */
-const isPlugin = (p) => p.plugin !== undefined || p.binary === true;
+const isPlugin = (p) => p.plugin !== undefined || p.binary !== undefined;
 
 /** The dynamic-provider rows alone. */
 const DYNAMIC = PROVIDERS.filter((p) => !isPlugin(p));
@@ -115,7 +122,7 @@ if (usage) {
 const dynamic = provider === "ours" ? require("pulumi-opsmanager") : undefined;
 for (const r of list) {
   if (provider === "noop") new pulumi.dynamic.Resource(nothing, r.name, { ...r.inputs, name: r.name });
-  else if (provider === "plugin" || provider === "plugin-binary" || provider === "noop-plugin") new pulumi.CustomResource(pluginType[r.type], r.name, r.inputs);
+  else if (provider.includes("plugin")) new pulumi.CustomResource(pluginType[r.type], r.name, r.inputs);
   else if (provider !== "ours") throw new Error("bench:provider: unknown provider " + provider);
   else if (r.type === "key") new dynamic.OrgApiKey(r.name, r.inputs);
   else new dynamic.LogCollectionJob(r.name, r.inputs);
@@ -460,14 +467,16 @@ async function setUp(providers = PROVIDERS) {
   const program = await harness.makeProgramDir({});
   const wrapperDir = await fsp.mkdtemp(path.join(os.tmpdir(), "opsm-bench-host-"));
   await fsp.writeFile(path.join(program.dir, "index.js"), PROGRAM);
-  const executable = providers.some((p) => p.binary) ? await hostBinary() : undefined;
   // Each plugin's launcher in a folder of its own, off PATH: only Pulumi.yaml names it.
   const launchers = {};
+  const executables = [];
   for (const provider of providers.filter(isPlugin)) {
+    const binary = provider.binary === undefined ? undefined : await provider.binary();
+    if (binary !== undefined) executables.push(binary);
     launchers[provider.name] = await pluginLauncher(
       path.join(wrapperDir, "plugins", provider.name),
-      provider.binary ? executable.file : provider.plugin(program.dir),
-      { binary: provider.binary },
+      binary === undefined ? provider.plugin(program.dir) : binary.file,
+      { binary: binary !== undefined },
     );
   }
   return {
@@ -479,7 +488,7 @@ async function setUp(providers = PROVIDERS) {
     async cleanup() {
       await program.cleanup();
       await fsp.rm(wrapperDir, { recursive: true, force: true });
-      executable?.cleanup();
+      for (const executable of executables) executable.cleanup();
     },
   };
 }
@@ -504,7 +513,7 @@ async function engine() {
       title: `Through the real engine (pulumi ${setup.version}, --parallel ${PARALLEL}, ${RUNS} runs each)`,
       tables: [table(HEADERS, rows)],
       notes: [
-        `The limits are bench/deployment.js's: ${limits.text}. Wall times include the CLI's start, the program's run and the state's writes, which the provider that does nothing pays too. Each row of ours is beside the provider that does nothing of the same kind: the dynamic types beside a dynamic provider that does nothing, the plugin (opsmanager:index:* types) beside a plugin of those types that does nothing (bench/ideal/plugin.js). Host CPU and peak RSS are the provider process's (the dynamic-provider host, or the plugin; bench/lib/host-usage.js); program CPU is the Pulumi program's process's (an \`up\` runs it, a refresh does not); the simulator's CPU is its own process's, on the same two cores. Each face's ratio goals (the dynamic face's of issue 33, the plugin's the same) are judged without the simulator's CPU (each run's wall time less it, then the median), as the issue sets them: a real server does not share the machine; the ratio with it is the row above.`,
+        `The limits are bench/deployment.js's: ${limits.text}. Wall times include the CLI's start, the program's run and the state's writes, which the provider that does nothing pays too. Each row of ours is beside the provider that does nothing of the same kind: the dynamic types beside a dynamic provider that does nothing, the plugin (opsmanager:index:* types) beside a plugin of those types that does nothing (bench/ideal/plugin.js), the package's script beside that plugin run by node, the release's single executable beside that plugin made into an executable the same way (bench/lib/release.js). Host CPU and peak RSS are the provider process's (the dynamic-provider host, or the plugin; bench/lib/host-usage.js); program CPU is the Pulumi program's process's (an \`up\` runs it, a refresh does not); the simulator's CPU is its own process's, on the same two cores. Each face's ratio goals (the dynamic face's of issue 33, the plugin's the same) are judged without the simulator's CPU (each run's wall time less it, then the median), as the issue sets them: a real server does not share the machine; the ratio with it is the row above.`,
       ],
       summary,
       broken: [],

@@ -49,4 +49,46 @@ async function hostBinary() {
   };
 }
 
-module.exports = { hostBinary, hostPlatform, releaseDir };
+/**
+ * The plugin that does nothing (../ideal/plugin.js) as a single executable of this machine, made as the
+ * release makes ours (tools/release: an esbuild bundle, a blob with its V8 code cache, the pinned Node
+ * binary): the engine bench's like of the release's executable, so that the two start and load alike
+ * and their ratio is what the plugin does. Only where the release builds: linux-amd64. Resolves to
+ * `{ dir, file, cleanup }`.
+ */
+async function idealBinary() {
+  const { BUILD_PLATFORM, buildExecutable, seaBlob } = require("../../tools/release/sea");
+  const { diskLoads } = require("../../tools/release/bundle");
+  const { builtinModules } = require("node:module");
+  if (hostPlatform() !== BUILD_PLATFORM)
+    throw new Error(`the plugin that does nothing is built as an executable on ${BUILD_PLATFORM} only`);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "opsm-bench-ideal-"));
+  try {
+    const bundleFile = path.join(dir, "plugin.js");
+    await require("esbuild").build({
+      entryPoints: [path.join(__dirname, "..", "ideal", "plugin.js")],
+      outfile: bundleFile,
+      bundle: true,
+      platform: "node",
+      target: "node22",
+      format: "cjs",
+      minify: true,
+      charset: "ascii",
+      logLevel: "silent",
+    });
+    // The executable's require loads built-in modules only, as for ours.
+    const builtin = { has: (name) => name.startsWith("node:") || builtinModules.includes(name) };
+    const loads = diskLoads(fs.readFileSync(bundleFile, "latin1"), builtin);
+    if (loads.length > 0)
+      throw new Error(`the bundle of ../ideal/plugin.js would load from disk: ${loads.join("; ")}`);
+    const blob = await seaBlob({ root: ROOT, workDir: dir, bundleFile, withCodeCache: true });
+    const file = path.join(dir, "pulumi-resource-opsmanager");
+    await buildExecutable({ root: ROOT, platform: BUILD_PLATFORM, blob, outFile: file });
+    return { dir, file, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
+  } catch (error) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+module.exports = { hostBinary, hostPlatform, idealBinary, releaseDir };
