@@ -23,7 +23,8 @@ const harness = require("./lib/harness");
 const { PAGE, openSimulator, resources } = require("./deployment");
 const { cpuMs, int, kib, kinds, mib, ms, ratio, table } = require("./lib/util");
 const { growthChart } = require("./lib/growth-chart");
-const { hostBinary, idealBinary } = require("./lib/release");
+const { BUILD_PLATFORM } = require("../tools/release/sea");
+const { hostBinary, hostPlatform, idealBinary } = require("./lib/release");
 
 const PARALLEL = 16;
 const RUNS = Number(process.env.BENCH_ENGINE_RUNS ?? 3);
@@ -83,7 +84,9 @@ const DYNAMIC = PROVIDERS.filter((p) => !isPlugin(p));
  */
 function chosenProviders() {
   const names = process.env.BENCH_ENGINE_PROVIDERS?.split(",").map((n) => n.trim());
-  if (!names) return PROVIDERS;
+  // The executables' rows where the release builds this machine's executables alike; asked for by name
+  // elsewhere, idealBinary says why it cannot.
+  if (!names) return hostPlatform() === BUILD_PLATFORM ? PROVIDERS : PROVIDERS.filter((p) => !p.binary);
   const unknown = names.filter((n) => !PROVIDERS.some((p) => p.name === n));
   if (unknown.length > 0) {
     throw new Error(
@@ -470,27 +473,26 @@ async function setUp(providers = PROVIDERS) {
   // Each plugin's launcher in a folder of its own, off PATH: only Pulumi.yaml names it.
   const launchers = {};
   const executables = [];
-  for (const provider of providers.filter(isPlugin)) {
-    const binary = provider.binary === undefined ? undefined : await provider.binary();
-    if (binary !== undefined) executables.push(binary);
-    launchers[provider.name] = await pluginLauncher(
-      path.join(wrapperDir, "plugins", provider.name),
-      binary === undefined ? provider.plugin(program.dir) : binary.file,
-      { binary: binary !== undefined },
-    );
-  }
-  return {
-    bin,
-    version,
-    dir: program.dir,
-    launchers,
-    wrapper: await hostWrapper(wrapperDir),
-    async cleanup() {
-      await program.cleanup();
-      await fsp.rm(wrapperDir, { recursive: true, force: true });
-      for (const executable of executables) executable.cleanup();
-    },
+  const cleanup = async () => {
+    await program.cleanup();
+    await fsp.rm(wrapperDir, { recursive: true, force: true });
+    for (const executable of executables) executable.cleanup();
   };
+  try {
+    for (const provider of providers.filter(isPlugin)) {
+      const binary = provider.binary === undefined ? undefined : await provider.binary();
+      if (binary !== undefined) executables.push(binary);
+      launchers[provider.name] = await pluginLauncher(
+        path.join(wrapperDir, "plugins", provider.name),
+        binary === undefined ? provider.plugin(program.dir) : binary.file,
+        { binary: binary !== undefined },
+      );
+    }
+    return { bin, version, dir: program.dir, launchers, wrapper: await hostWrapper(wrapperDir), cleanup };
+  } catch (error) {
+    await cleanup();
+    throw error;
+  }
 }
 
 async function engine() {
@@ -532,7 +534,7 @@ async function engine() {
  * do per resource.
  */
 async function engineLarge() {
-  const setup = await setUp();
+  const setup = await setUp(DYNAMIC);
   const skip = { PULUMI_SKIP_CHECKPOINTS: "true" };
   try {
     // The dynamic rows only: the growth chart is theirs, and the larger deployment takes long enough.

@@ -51,7 +51,8 @@ async function serializeInProgram(dir: string): Promise<string> {
 }
 
 async function newHost(): Promise<Host> {
-  const host = await startHost({ cwd: program.dir, env: { ...NO_ENV } });
+  // A start is about a second; CI once saw this SDK's take over 30 s on a loaded machine.
+  const host = await startHost({ cwd: program.dir, env: { ...NO_ENV }, startTimeoutMs: 120_000 });
   hosts.push(host);
   await host.configure({
     "opsmanager:baseUrl": sim.url,
@@ -109,7 +110,7 @@ describeNeeding(
       // The engine keeps those inputs as the old ones: the preview's update goes from them to the program's.
       const diff = await refresh.diff(k.id, KEY_URN, read.properties, { ...declared, __provider: keyText });
       expect(diff).toMatchObject({ changes: "DIFF_SOME", replaces: [] });
-      // Two host starts, each allowed startHost's limit: the test's own limit is above both.
+      // Two host starts, each allowed 120 s: the test's own limit is above both.
     }, 300_000);
   },
 );
