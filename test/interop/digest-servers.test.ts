@@ -168,7 +168,7 @@ describeNeeding("digest against real servers", missingServers(), () => {
       () => startApache({ credentials: USER, ncCheck: true }),
     ]) {
       const server = track(await start());
-      const costs = await wrongCredentials(() => clientFor(server, wrong), wrong.password);
+      const costs = await wrongCredentials(() => clientFor(server, wrong), wrong.password, server.name);
       const sent = costs.reduce((sum, c) => sum + c.roundTrips, 0);
       // lighttpd writes its access log by the time it exits.
       if (server.name.startsWith("lighttpd")) await server.close();

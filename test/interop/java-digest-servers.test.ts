@@ -104,7 +104,7 @@ describeNeeding("digest against Jetty and Tomcat", missingJavaServers(), () => {
     it(`${name}: wrong credentials are judged in 2 round trips a request, alone or 16 in flight`, async () => {
       const site = server().sites[0] as JavaSite;
       const before = (await site.log()).length;
-      const costs = await wrongCredentials(() => clientFor(site, WRONG), WRONG.password);
+      const costs = await wrongCredentials(() => clientFor(site, WRONG), WRONG.password, site.name);
       const sent = costs.reduce((sum, c) => sum + c.roundTrips, 0);
       const lines = await linesSince(site, before, sent);
       console.log(`${site.name}, wrong credentials: ${describeCosts(costs)}`);

@@ -88,14 +88,15 @@ export interface WrongCredentialsCost {
 }
 
 /**
- * Sends GETs with wrong credentials: one alone on a new client, then `WIDTH` at once on another, then
- * one more on that one. Checks that each fails with an {@link AuthenticationError} without the password,
+ * Sends GETs with wrong credentials to `server` (its name, for a failure's message): one alone on a new
+ * client, then `WIDTH` at once on another, then one more on that one. Checks that each fails with an {@link AuthenticationError} without the password,
  * and returns what each step cost as the client counted it (the caller holds that against the server's
  * log) and what its requests were told.
  */
 export async function wrongCredentials(
   newClient: () => HttpClient,
   password: string,
+  server: string,
 ): Promise<WrongCredentialsCost[]> {
   const costs: WrongCredentialsCost[] = [];
   let client = newClient();
@@ -109,7 +110,8 @@ export async function wrongCredentials(
     const errors = await burst(client, requests);
     const cost = { step, requests, roundTrips: client.stats.roundTrips - before, rejected: 0, stale: 0 };
     for (const error of errors) {
-      expect(error).toBeInstanceOf(AuthenticationError);
+      // A failure names the server, the step and the error's own words (vitest cuts an error short).
+      expect(error, `${server}, ${step}: ${String(error)}`).toBeInstanceOf(AuthenticationError);
       const { message } = error as Error;
       expect(message).not.toContain(password);
       if (message.includes("rejected the credentials")) cost.rejected += 1;
