@@ -58,27 +58,20 @@ async function hostBinary() {
  */
 async function idealBinary() {
   const { BUILD_PLATFORM, buildExecutable, seaBlob } = require("../../tools/release/sea");
-  const { diskLoads } = require("../../tools/release/bundle");
-  const { builtinModules } = require("node:module");
+  const { BUILTIN, BUNDLE_OPTIONS, diskLoads } = require("../../tools/release/bundle");
   if (hostPlatform() !== BUILD_PLATFORM)
     throw new Error(`the plugin that does nothing is built as an executable on ${BUILD_PLATFORM} only`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "opsm-bench-ideal-"));
   try {
     const bundleFile = path.join(dir, "plugin.js");
     await require("esbuild").build({
+      ...BUNDLE_OPTIONS,
       entryPoints: [path.join(__dirname, "..", "ideal", "plugin.js")],
       outfile: bundleFile,
-      bundle: true,
-      platform: "node",
-      target: "node22",
-      format: "cjs",
-      minify: true,
       charset: "ascii",
-      logLevel: "silent",
     });
     // The executable's require loads built-in modules only, as for ours.
-    const builtin = { has: (name) => name.startsWith("node:") || builtinModules.includes(name) };
-    const loads = diskLoads(fs.readFileSync(bundleFile, "latin1"), builtin);
+    const loads = diskLoads(fs.readFileSync(bundleFile, "latin1"), BUILTIN);
     if (loads.length > 0)
       throw new Error(`the bundle of ../ideal/plugin.js would load from disk: ${loads.join("; ")}`);
     const blob = await seaBlob({ root: ROOT, workDir: dir, bundleFile, withCodeCache: true });

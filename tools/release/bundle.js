@@ -117,6 +117,26 @@ function diskLoads(code, builtin) {
 }
 
 /**
+ * The modules the executable's `require` can load: Node's own. Any `node:` name is built in
+ * (node:sqlite, say, which the Node running this build may not have).
+ */
+const BUILTIN = { has: (name) => name.startsWith("node:") || builtinModules.includes(name) };
+
+/**
+ * How a script becomes one CommonJS file for the executable's Node (the pinned Node 22). Minified: less
+ * for V8 to parse and compile at each start; every error the plugin answers carries its own message
+ * and name, which minifying leaves as they are.
+ */
+const BUNDLE_OPTIONS = {
+  bundle: true,
+  platform: "node",
+  target: "node22",
+  format: "cjs",
+  minify: true,
+  logLevel: "silent",
+};
+
+/**
  * Bundles the plugin of the built package at `root` into `outFile`. Resolves to the file's size and the
  * package version inside it.
  */
@@ -134,17 +154,10 @@ async function bundlePlugin({ root, outFile }) {
   }
   const sdkDir = path.dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [root] }));
   const result = await esbuild.build({
+    ...BUNDLE_OPTIONS,
     entryPoints: [entry],
     outfile: outFile,
-    bundle: true,
-    platform: "node",
-    target: "node22",
-    format: "cjs",
     metafile: true,
-    logLevel: "silent",
-    // Minified: less for V8 to parse and compile at each start. Every error the plugin answers carries
-    // its own message and name, which minifying leaves as they are.
-    minify: true,
     legalComments: "eof",
     plugins: [replaced({ root, version, schema, sdkDir, ids: sdkModuleIds(root) })],
   });
@@ -152,11 +165,9 @@ async function bundlePlugin({ root, outFile }) {
     const at = w.location === null ? "" : `${w.location.file}:${w.location.line}: `;
     return `${at}${w.text}`;
   });
-  // Any `node:` name is built in (node:sqlite, say, which the Node running this build may not have).
-  const builtin = { has: (name) => name.startsWith("node:") || builtinModules.includes(name) };
   for (const [file, input] of Object.entries(result.metafile.inputs)) {
     for (const imported of input.imports) {
-      if (imported.external && !builtin.has(imported.path))
+      if (imported.external && !BUILTIN.has(imported.path))
         problems.push(`${file}: ${imported.path} left external`);
     }
   }
@@ -167,7 +178,7 @@ async function bundlePlugin({ root, outFile }) {
     .readFileSync(outFile, "utf8")
     .replace(/[^\p{ASCII}]/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`);
   fs.writeFileSync(outFile, code);
-  problems.push(...diskLoads(code, builtin));
+  problems.push(...diskLoads(code, BUILTIN));
   if (problems.length > 0) {
     fs.rmSync(outFile, { force: true });
     throw new Error(`the plugin's bundle would load modules from disk:\n${problems.join("\n")}`);
@@ -205,4 +216,4 @@ function bundledPackages(metafile) {
   return [...packages.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
-module.exports = { ENTRY, bundlePlugin, bundledPackages, diskLoads, sdkModuleIds };
+module.exports = { BUILTIN, BUNDLE_OPTIONS, ENTRY, bundlePlugin, bundledPackages, diskLoads, sdkModuleIds };
