@@ -4,16 +4,15 @@
  * Configure sends as the core reads stack config.
  */
 import type * as grpc from "@grpc/grpc-js";
-import type * as provpb from "@pulumi/pulumi/proto/provider_pb";
 import type * as statuspb from "@pulumi/pulumi/proto/status_pb";
 import type * as anypb from "google-protobuf/google/protobuf/any_pb";
 import type { FieldDiff } from "../resources/shared/field-diff";
 import { PACKAGE } from "./resources";
 import { sdkRequire } from "./sdk";
 import { toStruct } from "./values";
+import { DIFF_NONE, DIFF_SOME, type DiffResponse, encode, type PropertyDiff } from "./wire";
 
 const grpcJs = sdkRequire<typeof grpc>("@grpc/grpc-js");
-const pb = sdkRequire<typeof provpb>("./proto/provider_pb");
 const status = sdkRequire<typeof statuspb>("./proto/status_pb");
 const { Any } = sdkRequire<typeof anypb>("google-protobuf/google/protobuf/any_pb");
 
@@ -27,12 +26,13 @@ export function grpcError(error: unknown, secretOutputs: readonly string[] = [])
   const message = typeof e?.message === "string" ? e.message : String(error);
   const metadata = new grpcJs.Metadata();
   if (typeof e?.id === "string" && e.id !== "") {
-    const detail = new pb.ErrorResourceInitFailed();
-    detail.setId(e.id);
-    detail.setProperties(toStruct((e.properties as object | undefined) ?? {}, secretOutputs));
-    detail.setReasonsList(Array.isArray(e.reasons) ? e.reasons.map(String) : [message]);
+    const detail = encode("pulumirpc.ErrorResourceInitFailed", {
+      id: e.id,
+      properties: toStruct((e.properties as object | undefined) ?? {}, secretOutputs),
+      reasons: Array.isArray(e.reasons) ? e.reasons.map(String) : [message],
+    });
     const any = new Any();
-    any.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
+    any.pack(detail, "pulumirpc.ErrorResourceInitFailed");
     const st = new status.Status();
     st.setCode(grpcJs.status.UNKNOWN);
     st.setMessage(message);
@@ -49,29 +49,31 @@ const KIND = {
 } as const;
 
 /**
- * The engine's detailed diff of a core diff: each field that forces a replacement, or changes in
- * place, with whether it is added, deleted or updated against the inputs the resource had (relative to
- * inputs, so the preview shows exactly these fields, each with its old and new input).
+ * A core diff as the engine takes it, with its detailed diff: each field that forces a replacement,
+ * or changes in place, with whether it is added, deleted or updated against the inputs the resource
+ * had (relative to inputs, so the preview shows exactly these fields, each with its old and new input).
  */
-export function detailedDiff(
-  res: provpb.DiffResponse,
+export function diffAnswer(
   diff: FieldDiff,
   olds: Record<string, unknown>,
   news: Record<string, unknown>,
-): void {
-  const map = res.getDetaileddiffMap();
+): DiffResponse {
   const fields = [...new Set([...diff.replaces, ...diff.updates])];
+  const detailedDiff: Record<string, PropertyDiff> = {};
   for (const field of fields) {
     const had = olds[field] !== undefined;
     const has = news[field] !== undefined;
     const kind = !had && has ? KIND.add : had && !has ? KIND.delete : KIND.update;
-    const entry = new pb.PropertyDiff();
-    entry.setKind(kind[diff.replaces.includes(field) ? 1 : 0] as provpb.PropertyDiff.Kind);
-    entry.setInputdiff(true);
-    map.set(field, entry);
+    detailedDiff[field] = { kind: kind[diff.replaces.includes(field) ? 1 : 0], inputDiff: true };
   }
-  res.setDiffsList(fields);
-  res.setHasdetaileddiff(true);
+  return {
+    changes: fields.length > 0 ? DIFF_SOME : DIFF_NONE,
+    replaces: diff.replaces,
+    deleteBeforeReplace: diff.deleteBeforeReplace,
+    diffs: fields,
+    detailedDiff,
+    hasDetailedDiff: true,
+  };
 }
 
 /**

@@ -10,8 +10,8 @@ type Method = (call: { request: unknown }, done: (error: unknown, res?: unknown)
 
 /** The URN a request names (Check, Diff, Create, Read, Update, Delete, Configure), else empty. */
 function urnOf(request: unknown): string {
-  const getUrn = (request as { getUrn?: () => string | undefined } | undefined)?.getUrn;
-  return typeof getUrn === "function" ? (getUrn.call(request) ?? "") : "";
+  const urn = (request as { urn?: unknown } | undefined)?.urn;
+  return typeof urn === "string" ? urn : "";
 }
 
 /** `service` with each method run in a call context of its request's URN. */

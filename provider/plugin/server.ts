@@ -1,16 +1,14 @@
 /**
- * The provider plugin's gRPC service, served from the SDK's own `pulumirpc.ResourceProvider` stubs:
- * `@pulumi/pulumi/provider`'s server drops a diff's `detailedDiff` and the configuration `Configure`
- * sends, both of which this one passes on. Every method translates the wire to the core's calls and
- * back, and does nothing else: the resources' rules are the core's (../resources/).
+ * The provider plugin's gRPC service, served on the paths of the SDK's own `pulumirpc.ResourceProvider`
+ * stubs with messages read and written by ./wire.ts: `@pulumi/pulumi/provider`'s server drops a diff's
+ * `detailedDiff` and the configuration `Configure` sends, both of which this one passes on. Every
+ * method translates the wire to the core's calls and back, and does nothing else: the resources' rules
+ * are the core's (../resources/).
  */
 import type * as grpc from "@grpc/grpc-js";
-import type * as plugpb from "@pulumi/pulumi/proto/plugin_pb";
 import type * as provgrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
-import type * as provpb from "@pulumi/pulumi/proto/provider_pb";
-import type * as emptypb from "google-protobuf/google/protobuf/empty_pb";
 import { configure } from "../resources/shared/runtime";
-import { detailedDiff, grpcError } from "./answers";
+import { diffAnswer, grpcError } from "./answers";
 import { inCallContexts } from "./call-context";
 import { Cancellation, type Timed } from "./cancel";
 import { checkedConfig, configDiff, configFailures, SECRET_SETTINGS } from "./config";
@@ -21,11 +19,32 @@ import { FUNCTIONS, importResource, PACKAGE, type PluginResource, RESOURCES } fr
 import { sdkRequire } from "./sdk";
 import { fromStruct, toStruct } from "./values";
 import { VERSION } from "./version";
+import {
+  type AttachRequest,
+  type CheckFailure,
+  type CheckRequest,
+  type CheckResponse,
+  type ConfigureRequest,
+  type CreateRequest,
+  type CreateResponse,
+  type DeleteRequest,
+  type DiffRequest,
+  type DiffResponse,
+  decode,
+  encode,
+  type HandshakeRequest,
+  type InvokeRequest,
+  METHODS,
+  type ReadRequest,
+  type ReadResponse,
+  type UpdateRequest,
+  type WireStruct,
+} from "./wire";
 
 const grpcJs = sdkRequire<typeof grpc>("@grpc/grpc-js");
-const pb = sdkRequire<typeof provpb>("./proto/provider_pb");
-const plug = sdkRequire<typeof plugpb>("./proto/plugin_pb");
-const { Empty } = sdkRequire<typeof emptypb>("google-protobuf/google/protobuf/empty_pb");
+
+/** `google.protobuf.Empty`. */
+const EMPTY = {};
 
 type Call<Req> = grpc.ServerUnaryCall<Req, unknown>;
 type Done<Res> = grpc.sendUnaryData<Res>;
@@ -61,6 +80,11 @@ function secretNames(resource: PluginResource, ...came: Set<string>[]): Set<stri
   return new Set([...resource.secretOutputs, ...came.flatMap((s) => [...s])]);
 }
 
+/** A Check's answer: the inputs to use, and the failures found. */
+function checked(inputs: WireStruct, failures: readonly CheckFailure[]): CheckResponse {
+  return { inputs, failures: failures.map((f) => ({ property: f.property, reason: f.reason })) };
+}
+
 /** The service's implementation; methods it leaves out answer UNIMPLEMENTED (grpc-js's default). */
 export function providerService(): grpc.UntypedServiceImplementation {
   const cancellation = new Cancellation();
@@ -70,212 +94,197 @@ export function providerService(): grpc.UntypedServiceImplementation {
   const timedAnswer = <Res>(done: Done<Res>, timed: Timed, work: () => Promise<Res> | Res) =>
     answerCall(done, cancellation.run(work, timed));
   const service = {
-    getPluginInfo(_call: Call<emptypb.Empty>, done: Done<plugpb.PluginInfo>) {
-      answer(done, () => new plug.PluginInfo().setVersion(VERSION));
+    getPluginInfo(_call: Call<object>, done: Done<object>) {
+      answer(done, () => ({ version: VERSION }));
     },
 
-    handshake(call: Call<provpb.ProviderHandshakeRequest>, done: Done<provpb.ProviderHandshakeResponse>) {
+    handshake(call: Call<HandshakeRequest>, done: Done<object>) {
       cancellation.renew();
       answer(done, () => {
-        connectEngine(call.request.getEngineAddress());
+        connectEngine(call.request.engineAddress);
         // What Configure answers; an engine that handshakes takes these instead, and takes the plugin to
         // support previews (Create and Update answer them: ./preview.ts).
-        return new pb.ProviderHandshakeResponse()
-          .setAcceptSecrets(true)
-          .setAcceptResources(false)
-          .setAcceptOutputs(false)
-          .setSupportsAutonamingConfiguration(false);
+        return {
+          acceptSecrets: true,
+          acceptResources: false,
+          acceptOutputs: false,
+          supportsAutonamingConfiguration: false,
+        };
       });
     },
 
-    attach(call: Call<plugpb.PluginAttach>, done: Done<emptypb.Empty>) {
+    attach(call: Call<AttachRequest>, done: Done<object>) {
       cancellation.renew();
       answer(done, () => {
-        connectEngine(call.request.getAddress());
-        return new Empty();
+        connectEngine(call.request.address);
+        return EMPTY;
       });
     },
 
-    getSchema(_call: Call<provpb.GetSchemaRequest>, done: Done<provpb.GetSchemaResponse>) {
-      answer(done, () => new pb.GetSchemaResponse().setSchema(schemaText()));
+    getSchema(_call: Call<object>, done: Done<object>) {
+      answer(done, () => ({ schema: schemaText() }));
     },
 
-    checkConfig(call: Call<provpb.CheckRequest>, done: Done<provpb.CheckResponse>) {
+    checkConfig(call: Call<CheckRequest>, done: Done<CheckResponse>) {
       answer(done, () => {
-        const news = fromStruct(call.request.getNews());
-        return new pb.CheckResponse()
-          .setInputs(toStruct(news.values, [...news.secrets, ...SECRET_SETTINGS]))
-          .setFailuresList(
-            configFailures(call.request.getUrn(), news.values).map((f) =>
-              new pb.CheckFailure().setProperty(f.property).setReason(f.reason),
-            ),
-          );
-      });
-    },
-
-    diffConfig(call: Call<provpb.DiffRequest>, done: Done<provpb.DiffResponse>) {
-      answer(done, () => {
-        const req = call.request;
-        const olds = fromStruct(req.hasOldInputs() ? req.getOldInputs() : req.getOlds()).values;
-        const news = fromStruct(req.getNews()).values;
-        const diff = configDiff(olds, news);
-        const res = new pb.DiffResponse()
-          .setChanges(
-            diff.replaces.length + diff.updates.length > 0
-              ? pb.DiffResponse.DiffChanges.DIFF_SOME
-              : pb.DiffResponse.DiffChanges.DIFF_NONE,
-          )
-          .setReplacesList(diff.replaces)
-          .setDeletebeforereplace(diff.deleteBeforeReplace);
-        detailedDiff(res, diff, olds, news);
-        return res;
-      });
-    },
-
-    configure(call: Call<provpb.ConfigureRequest>, done: Done<provpb.ConfigureResponse>) {
-      answer(done, async () => {
-        const args = fromStruct(call.request.getArgs()).values;
-        await configure({ config: checkedConfig(call.request.getUrn(), args) });
-        return new pb.ConfigureResponse()
-          .setAcceptsecrets(true)
-          .setSupportspreview(true)
-          .setAcceptresources(false);
-      });
-    },
-
-    check(call: Call<provpb.CheckRequest>, done: Done<provpb.CheckResponse>) {
-      answer(done, async () => {
-        const req = call.request;
-        const resource = resourceOf(req.getUrn(), req.getType());
-        const olds = fromStruct(req.getOlds());
-        const news = fromStruct(req.getNews());
-        const checked = await resource.check(olds.values, news.values);
-        const res = new pb.CheckResponse().setInputs(toStruct(checked.inputs ?? news.values, news.secrets));
-        res.setFailuresList(
-          (checked.failures ?? []).map((f) =>
-            new pb.CheckFailure().setProperty(f.property).setReason(f.reason),
-          ),
+        const news = fromStruct(call.request.news);
+        return checked(
+          toStruct(news.values, [...news.secrets, ...SECRET_SETTINGS]),
+          configFailures(call.request.urn, news.values),
         );
-        return res;
       });
     },
 
-    diff(call: Call<provpb.DiffRequest>, done: Done<provpb.DiffResponse>) {
+    diffConfig(call: Call<DiffRequest>, done: Done<DiffResponse>) {
+      answer(done, () => {
+        const req = call.request;
+        const olds = fromStruct(req.oldInputs ?? req.olds).values;
+        const news = fromStruct(req.news).values;
+        return diffAnswer(configDiff(olds, news), olds, news);
+      });
+    },
+
+    configure(call: Call<ConfigureRequest>, done: Done<object>) {
+      answer(done, async () => {
+        const args = fromStruct(call.request.args).values;
+        await configure({ config: checkedConfig(call.request.urn, args) });
+        return { acceptSecrets: true, supportsPreview: true, acceptResources: false };
+      });
+    },
+
+    check(call: Call<CheckRequest>, done: Done<CheckResponse>) {
       answer(done, async () => {
         const req = call.request;
-        const resource = resourceOf(req.getUrn(), req.getType());
-        const state = fromStruct(req.getOlds()).values;
-        const oldInputs = req.hasOldInputs() ? fromStruct(req.getOldInputs()).values : state;
-        const news = fromStruct(req.getNews()).values;
-        const diff = await resource.fieldDiff(req.getId(), state, news);
-        const changed = diff.replaces.length + diff.updates.length > 0;
-        const res = new pb.DiffResponse()
-          .setChanges(changed ? pb.DiffResponse.DiffChanges.DIFF_SOME : pb.DiffResponse.DiffChanges.DIFF_NONE)
-          .setReplacesList(diff.replaces)
-          .setDeletebeforereplace(diff.deleteBeforeReplace);
-        detailedDiff(res, diff, oldInputs, news);
-        return res;
+        const resource = resourceOf(req.urn, req.type);
+        const olds = fromStruct(req.olds);
+        const news = fromStruct(req.news);
+        const result = await resource.check(olds.values, news.values);
+        return checked(toStruct(result.inputs ?? news.values, news.secrets), result.failures ?? []);
       });
     },
 
-    create(call: Call<provpb.CreateRequest>, done: Done<provpb.CreateResponse>) {
+    diff(call: Call<DiffRequest>, done: Done<DiffResponse>) {
+      answer(done, async () => {
+        const req = call.request;
+        const resource = resourceOf(req.urn, req.type);
+        const state = fromStruct(req.olds).values;
+        const oldInputs = req.oldInputs !== null ? fromStruct(req.oldInputs).values : state;
+        const news = fromStruct(req.news).values;
+        return diffAnswer(await resource.fieldDiff(req.id, state, news), oldInputs, news);
+      });
+    },
+
+    create(call: Call<CreateRequest>, done: Done<CreateResponse>) {
       const req = call.request;
       // The names a partially created resource's state keeps secret, once known.
       const secrets: string[] = [];
       answerCall(
         done,
         cancellation.run(
-          async () => {
-            const resource = resourceOf(req.getUrn(), req.getType());
-            const inputs = fromStruct(req.getProperties());
+          async (): Promise<CreateResponse> => {
+            const resource = resourceOf(req.urn, req.type);
+            const inputs = fromStruct(req.properties);
             secrets.push(...secretNames(resource, inputs.secrets));
-            if (req.getPreview()) {
-              return new pb.CreateResponse().setProperties(toStruct(previewCreate(inputs.values), secrets));
-            }
+            if (req.preview) return { properties: toStruct(previewCreate(inputs.values), secrets) };
             const made = await resource.create(inputs.values);
-            return new pb.CreateResponse().setId(made.id).setProperties(toStruct(made.outs, secrets));
+            return { id: made.id, properties: toStruct(made.outs, secrets) };
           },
-          { operation: "create", timeoutSeconds: req.getTimeout() },
+          { operation: "create", timeoutSeconds: req.timeout },
         ),
         secrets,
       );
     },
 
-    read(call: Call<provpb.ReadRequest>, done: Done<provpb.ReadResponse>) {
-      timedAnswer(done, { operation: "read", timeoutSeconds: call.request.getTimeout() }, async () => {
+    read(call: Call<ReadRequest>, done: Done<ReadResponse>) {
+      timedAnswer(done, { operation: "read", timeoutSeconds: call.request.timeout }, async () => {
         const req = call.request;
-        const resource = resourceOf(req.getUrn(), req.getType());
-        const state = fromStruct(req.getProperties());
-        const inputs = fromStruct(req.getInputs());
+        const resource = resourceOf(req.urn, req.type);
+        const state = fromStruct(req.properties);
+        const inputs = fromStruct(req.inputs);
         // `pulumi import` sends the id it was given and no state.
         const found =
           Object.keys(state.values).length === 0 && Object.keys(inputs.values).length === 0
-            ? await importResource(resource, req.getId())
-            : await resource.read(req.getId(), state.values);
-        const res = new pb.ReadResponse().setId(found.id ?? "");
-        if (!found.id || found.props === undefined) return res;
-        res.setProperties(toStruct(found.props, secretNames(resource, state.secrets, inputs.secrets)));
-        if (found.inputs !== undefined) res.setInputs(toStruct(found.inputs, inputs.secrets));
-        return res;
+            ? await importResource(resource, req.id)
+            : await resource.read(req.id, state.values);
+        if (!found.id || found.props === undefined) return { id: found.id ?? "" };
+        return {
+          id: found.id,
+          properties: toStruct(found.props, secretNames(resource, state.secrets, inputs.secrets)),
+          ...(found.inputs !== undefined ? { inputs: toStruct(found.inputs, inputs.secrets) } : {}),
+        };
       });
     },
 
-    update(call: Call<provpb.UpdateRequest>, done: Done<provpb.UpdateResponse>) {
-      timedAnswer(done, { operation: "update", timeoutSeconds: call.request.getTimeout() }, async () => {
+    update(call: Call<UpdateRequest>, done: Done<object>) {
+      timedAnswer(done, { operation: "update", timeoutSeconds: call.request.timeout }, async () => {
         const req = call.request;
-        const resource = resourceOf(req.getUrn(), req.getType());
-        const olds = fromStruct(req.getOlds());
-        const news = fromStruct(req.getNews());
-        const updated = req.getPreview()
+        const resource = resourceOf(req.urn, req.type);
+        const olds = fromStruct(req.olds);
+        const news = fromStruct(req.news);
+        const updated = req.preview
           ? {
               outs: previewUpdate(
                 olds.values,
                 news.values,
-                await resource.fieldDiff(req.getId(), olds.values, news.values),
+                await resource.fieldDiff(req.id, olds.values, news.values),
                 resource.derivedOutputs,
               ),
             }
-          : await resource.update(req.getId(), olds.values, news.values);
-        return new pb.UpdateResponse().setProperties(
-          toStruct(updated.outs, secretNames(resource, olds.secrets, news.secrets)),
-        );
+          : await resource.update(req.id, olds.values, news.values);
+        return { properties: toStruct(updated.outs, secretNames(resource, olds.secrets, news.secrets)) };
       });
     },
 
-    delete(call: Call<provpb.DeleteRequest>, done: Done<emptypb.Empty>) {
-      timedAnswer(done, { operation: "delete", timeoutSeconds: call.request.getTimeout() }, async () => {
+    delete(call: Call<DeleteRequest>, done: Done<object>) {
+      timedAnswer(done, { operation: "delete", timeoutSeconds: call.request.timeout }, async () => {
         const req = call.request;
-        const resource = resourceOf(req.getUrn(), req.getType());
-        await resource.delete(req.getId(), fromStruct(req.getProperties()).values);
-        return new Empty();
+        const resource = resourceOf(req.urn, req.type);
+        await resource.delete(req.id, fromStruct(req.properties).values);
+        return EMPTY;
       });
     },
 
-    invoke(call: Call<provpb.InvokeRequest>, done: Done<provpb.InvokeResponse>) {
+    invoke(call: Call<InvokeRequest>, done: Done<object>) {
       answer(done, async () => {
-        const fn = FUNCTIONS[call.request.getTok()];
+        const fn = FUNCTIONS[call.request.tok];
         if (fn === undefined) {
           throw new Error(
-            `${PACKAGE} has no function ${JSON.stringify(call.request.getTok())}; its functions are ${Object.keys(FUNCTIONS).join(", ")}`,
+            `${PACKAGE} has no function ${JSON.stringify(call.request.tok)}; its functions are ${Object.keys(FUNCTIONS).join(", ")}`,
           );
         }
-        const result = await fn(fromStruct(call.request.getArgs()).values);
-        return new pb.InvokeResponse().setReturn(toStruct(result));
+        const result = await fn(fromStruct(call.request.args).values);
+        return { return: toStruct(result) };
       });
     },
 
-    cancel(_call: Call<emptypb.Empty>, done: Done<emptypb.Empty>) {
+    cancel(_call: Call<object>, done: Done<object>) {
       cancellation.cancel();
-      done(null, new Empty());
+      done(null, EMPTY);
     },
   };
   return inCallContexts(service as never);
 }
 
-/** The SDK's service definition of `pulumirpc.ResourceProvider`. */
+/**
+ * `pulumirpc.ResourceProvider` as the SDK's stubs define it (its methods' paths), each method the
+ * plugin serves reading and writing its messages with ./wire.ts.
+ */
 export function providerServiceDefinition(): grpc.ServiceDefinition {
-  return sdkRequire<typeof provgrpc>("./proto/provider_grpc_pb")
+  const sdk = sdkRequire<typeof provgrpc>("./proto/provider_grpc_pb")
     .ResourceProviderService as unknown as grpc.ServiceDefinition;
+  const definition: Record<string, grpc.MethodDefinition<unknown, unknown>> = { ...sdk };
+  for (const [method, [request, response]] of Object.entries(METHODS)) {
+    const stub = sdk[method];
+    if (stub === undefined) throw new Error(`the SDK's pulumirpc.ResourceProvider has no method ${method}`);
+    definition[method] = {
+      ...stub,
+      requestDeserialize: (bytes: Buffer) => decode(request, bytes),
+      requestSerialize: (message: unknown) => encode(request, message as object),
+      responseDeserialize: (bytes: Buffer) => decode(response, bytes),
+      responseSerialize: (message: unknown) => encode(response, message as object),
+    };
+  }
+  return definition as grpc.ServiceDefinition;
 }
 
 /** Serves the plugin on a free loopback port and resolves with it. */
