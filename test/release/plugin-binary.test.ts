@@ -95,7 +95,15 @@ describe("the plugin's release archives", () => {
     expect(notices).toMatch(/Node\.js is licensed for use as follows:/);
     expect(notices).toMatch(/The externally maintained libraries used by Node\.js are:/);
     // What the executable runs of npm's packages: the gRPC server, the SDK's stubs, and our own dependencies.
-    for (const name of ["@grpc/grpc-js", "google-protobuf", "@pulumi/pulumi", "undici", "zod", "ipaddr.js"]) {
+    for (const name of [
+      "@grpc/grpc-js",
+      "google-protobuf",
+      "@pulumi/pulumi",
+      "undici",
+      "zod",
+      "ipaddr.js",
+      "protobufjs",
+    ]) {
       expect(notices, name).toMatch(
         new RegExp(`^${name.replace(/[.]/g, "\\.")} \\d+\\.\\d+\\.\\d+ \\(`, "m"),
       );

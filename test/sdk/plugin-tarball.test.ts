@@ -99,6 +99,7 @@ describeEngine("the provider plugin's tarball", (bin) => {
       "node_modules/undici/package.json",
       "node_modules/zod/package.json",
       "node_modules/ipaddr.js/package.json",
+      "node_modules/protobufjs/package.json",
       "node_modules/@pulumi/pulumi/proto/provider_grpc_pb.js",
       "node_modules/@grpc/grpc-js/package.json",
       "node_modules/google-protobuf/package.json",

@@ -147,9 +147,14 @@ async function makeStackIn(root: string, bin: CliBin, options: ProjectOptions): 
     await fsp.writeFile(path.join(dir, name), text);
   }
   const nodeModules = path.join(dir, "node_modules");
+  // The package is installed from its tarball below (packRepo: false), so its own dependencies are
+  // linked here by name, as package.json lists them.
+  const { dependencies = {} } = JSON.parse(
+    await fsp.readFile(path.join(repoRoot(), "package.json"), "utf8"),
+  ) as { dependencies?: Record<string, string> };
   await fillNodeModules(nodeModules, {
     packRepo: false,
-    links: ["typescript", "@types/node", "undici", "zod", "ipaddr.js"],
+    links: ["typescript", "@types/node", ...Object.keys(dependencies)],
   });
 
   async function installPackage(tarball?: string): Promise<void> {
