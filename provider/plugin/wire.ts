@@ -159,6 +159,12 @@ const DESCRIPTOR = {
 
 const root = protobuf.Root.fromJSON(DESCRIPTOR);
 
+// protobufjs stops at 100 nested messages, as protoc does, and a JSON level is two (a Struct and its
+// Value): a property 50 levels deep would fail to read or write, where google-protobuf had no limit and
+// the engine reads 10,000. 1,000 keeps a bound, far past anything a program declares or a server answers.
+protobuf.util.recursionLimit = 1_000;
+protobuf.Reader.recursionLimit = 1_000;
+
 /** The messages declared here, by their full names. */
 export type MessageName =
   | "google.protobuf.Empty"
@@ -312,8 +318,8 @@ const NULL: WireValue = { nullValue: 0 };
 
 /**
  * `value` as a Struct's value, by JSON's rules (what `JSON.stringify` keeps, it keeps the same way):
- * `toJSON` is called, a number that is not finite is null, and an `undefined` or a function is no
- * field of an object and null in a list.
+ * `toJSON` is called, a number that is not finite is null, an `undefined` or a function is no field
+ * of an object and null in a list (a hole too), and a BigInt throws.
  */
 function wireValue(value: unknown): WireValue | undefined {
   const json =
@@ -331,8 +337,12 @@ function wireValue(value: unknown): WireValue | undefined {
       return { boolValue: json };
     case "object":
       if (json === null) return NULL;
-      if (Array.isArray(json)) return { listValue: { values: json.map((v) => wireValue(v) ?? NULL) } };
+      // Array.from, not map: a hole in a sparse list is null, as JSON writes it.
+      if (Array.isArray(json))
+        return { listValue: { values: Array.from(json, (v) => wireValue(v) ?? NULL) } };
       return { structValue: wireStruct(json as Record<string, unknown>) };
+    case "bigint":
+      throw new TypeError(`a BigInt (${json}) has no JSON form, and no Struct value`);
     default:
       return undefined;
   }
@@ -348,7 +358,10 @@ export function wireStruct(values: Record<string, unknown>): WireStruct {
   return { fields };
 }
 
-/** A Struct's value as JSON: decoded, a Value names its kind set (a oneof's other fields read as their defaults). */
+/**
+ * A Struct's value as JSON: decoded, a Value names its kind set (a oneof's other fields read as their
+ * defaults). The engine always sets one; a Value with none reads as null.
+ */
 function plainValue(value: WireValue & { kind?: string }): unknown {
   switch (value.kind) {
     case "stringValue":
