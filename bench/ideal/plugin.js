@@ -9,10 +9,19 @@
  */
 const { main } = require("@pulumi/pulumi/provider");
 
-// OPSMANAGER_BENCH_IDEAL_PAD=<n> adds an output of n bytes to each resource: the state the engine writes
-// then grows as ours does, which tells the engine's share of a difference from the plugin's.
+// OPSMANAGER_BENCH_IDEAL_PAD=<n> adds n bytes of outputs to each resource: the state the engine writes
+// then grows as ours does, which tells the engine's share of a difference from the plugin's. With
+// OPSMANAGER_BENCH_IDEAL_PAD_FIELDS=<k> they are k outputs of n/k bytes each, not one: the engine's
+// work on a state grows with its values, not only its bytes, and ours has many small ones.
 const pad = Number(process.env.OPSMANAGER_BENCH_IDEAL_PAD ?? 0);
-const outputs = (inputs) => (pad > 0 ? { ...inputs, pad: "x".repeat(pad) } : inputs);
+const padFields = Math.max(1, Number(process.env.OPSMANAGER_BENCH_IDEAL_PAD_FIELDS ?? 1));
+const padding =
+  padFields === 1
+    ? { pad: "x".repeat(pad) }
+    : Object.fromEntries(
+        Array.from({ length: padFields }, (_, i) => [`pad${i}`, "x".repeat(Math.ceil(pad / padFields))]),
+      );
+const outputs = (inputs) => (pad > 0 ? { ...inputs, ...padding } : inputs);
 
 const nothing = {
   version: "1.0.0",
