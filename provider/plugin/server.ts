@@ -82,7 +82,7 @@ function secretNames(resource: PluginResource, ...came: Set<string>[]): Set<stri
 
 /** A Check's answer: the inputs to use, and the failures found. */
 function checked(inputs: WireStruct, failures: readonly CheckFailure[]): CheckResponse {
-  return { inputs, failures: failures.map((f) => ({ property: f.property, reason: f.reason })) };
+  return { inputs, failures: [...failures] };
 }
 
 /** The service's implementation; methods it leaves out answer UNIMPLEMENTED (grpc-js's default). */

@@ -310,8 +310,9 @@ export function decode<T>(name: MessageName, bytes: Uint8Array): T {
 
 /** `message` (a plain object of the fields declared) written as the message `name`. */
 export function encode(name: MessageName, message: object): Buffer {
+  // Under Node protobufjs writes into a Buffer already, which grpc-js takes as it is.
   const bytes = root.lookupType(name).encode(message).finish();
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 const NULL: WireValue = { nullValue: 0 };
