@@ -2,7 +2,8 @@
  * The digest client against the Java servers Debian ships, counted by the servers themselves: Jetty
  * 9.4's DigestAuthenticator, whose challenge is the deployed Ops Manager's character for character
  * (no `opaque`, nonces living 60 s, at most 1,024 counts per nonce), and Tomcat 10.1's, which sends
- * the same `opaque` in every challenge and accepts counts out of order. Each JVM starts once for the
+ * the same `opaque` in every challenge and accepts counts out of order, within 50 of the counts it has
+ * accepted (a request reaching it later is refused and tried again). Each JVM starts once for the
  * file, with a site whose nonces live as long as by default and one whose nonces live 2 s.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -19,7 +20,7 @@ import {
   WIDTH,
   wrongCredentials,
 } from "./support/load";
-import type { Credentials } from "./support/servers";
+import type { Credentials, LogLine } from "./support/servers";
 
 const N = 100;
 const USER: Credentials = { username: "interop-user", password: "interop-pass-5d41402abc4b2a76" };
@@ -37,6 +38,45 @@ function clientFor(site: JavaSite, credentials: Credentials = USER): HttpClient 
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Tomcat's default nonceCountWindowSize: it accepts a count within half of it of the counts accepted. */
+const TOMCAT_COUNT_WINDOW = 100;
+
+/**
+ * The 401s of `lines` (Tomcat's log, in the order it answered) to a count that Tomcat's window refuses
+ * for certain, whatever the order in which the requests in flight were checked and logged. When a
+ * request's count is checked, Tomcat has accepted `accepted` counts of its nonce (DigestAuthenticator's
+ * NonceInfo), and takes the count only if it is above `accepted - 50` and at most `accepted + 50`. The
+ * log shows `logged`, the 200s of that nonce before the 401's line; the two differ by the requests in
+ * flight with it, at most WIDTH - 1. So a count at most `logged - 50 + (WIDTH - 1)`, or above
+ * `logged + 50 - (WIDTH - 1)`, was out of the window; any other 401 to a signed request was not.
+ */
+/**
+ * Checks that Tomcat refused nothing but counts out of its window (a request that reached it 50 counts
+ * late, on a busy machine), each of which costs one more round trip, and at the first of them the one
+ * challenge the client fetches to learn that Tomcat's opaque is server-wide; returns how many 401s that
+ * made past the first challenge.
+ */
+function expectOnlyWindowRefusals(lines: readonly LogLine[]): number {
+  const signed = lines.filter((l) => l.status === 401 && l.nc !== undefined);
+  const unsigned = lines.filter((l) => l.status === 401 && l.nc === undefined).length;
+  expect(outsideTomcatWindow(lines)).toEqual(signed);
+  expect(unsigned).toBe(signed.length > 0 ? 2 : 1);
+  return signed.length + unsigned - 1;
+}
+
+function outsideTomcatWindow(lines: readonly LogLine[]): LogLine[] {
+  const half = TOMCAT_COUNT_WINDOW / 2;
+  const logged = new Map<string, number>();
+  const out: LogLine[] = [];
+  for (const line of lines) {
+    if (line.nonce === undefined || line.nc === undefined) continue;
+    const before = logged.get(line.nonce) ?? 0;
+    if (line.status === 200) logged.set(line.nonce, before + 1);
+    else if (line.nc <= before - half + (WIDTH - 1) || line.nc > before + half - (WIDTH - 1)) out.push(line);
+  }
+  return out;
+}
 
 describeNeeding("digest against Jetty and Tomcat", missingJavaServers(), () => {
   beforeAll(async () => {
@@ -93,9 +133,11 @@ describeNeeding("digest against Jetty and Tomcat", missingJavaServers(), () => {
           `${JSON.stringify(byStatus(lines))}, ${failures.length} failed`,
       );
       expect(failures).toEqual([]);
-      expect(lines).toHaveLength(N + 1);
-      expect(client.stats.roundTrips).toBe(N + 1);
-      expect(byStatus(lines)).toEqual({ 200: N, 401: 1 });
+      // Tomcat may refuse a request that reaches it 50 counts late (see expectOnlyWindowRefusals).
+      const late = name.startsWith("Tomcat") ? expectOnlyWindowRefusals(lines) : 0;
+      expect(lines).toHaveLength(N + 1 + late);
+      expect(client.stats.roundTrips).toBe(N + 1 + late);
+      expect(byStatus(lines)).toEqual({ 200: N, 401: 1 + late });
       const probe = `${new URL(site.baseUrl).pathname}/item.cgi`;
       expect(lines[0]).toMatchObject({ method: "GET", target: probe, status: 401 });
       expect(lines.filter((l) => l.method === "PATCH")).toHaveLength(patches);
@@ -167,7 +209,8 @@ describeNeeding("digest against Jetty and Tomcat", missingJavaServers(), () => {
         expect(refused).toBeGreaterThanOrEqual(1);
         expect(refused).toBeLessThanOrEqual(WIDTH);
       } else {
-        expect(refused).toBe(0);
+        // Tomcat sets no limit on a nonce's counts: past 1,024 as before.
+        expect(refused).toBe(expectOnlyWindowRefusals(lines));
       }
     });
   }

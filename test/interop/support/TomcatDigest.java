@@ -3,7 +3,8 @@
 // One context per nonce validity, at /c0, /c1, ... on one connector. The user and password come from
 // DIGEST_USER and DIGEST_PASSWORD, the realm from DIGEST_REALM, Tomcat's working directory from
 // DIGEST_WORK_DIR (the caller removes it). Prints "listening <port>", then
-// "request <index> <method> <target> <status>" per request once it has been answered.
+// "request <index> <method> <target> <status> <nonce> <nc>" per request once it has been answered, the
+// nonce and the count (hex) being those its Authorization header signed with, "-" for a request without.
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -13,6 +14,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.security.Principal;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.catalina.Context;
 import org.apache.catalina.authenticator.DigestAuthenticator;
 import org.apache.catalina.connector.Request;
@@ -68,6 +71,15 @@ public class TomcatDigest {
 
   /** Logs each request after the rest of the pipeline (the authenticator included) has answered it. */
   static class RequestLog extends ValveBase {
+    static final Pattern NONCE = Pattern.compile("[\\s,]nonce=\"([^\"]*)\"");
+    static final Pattern NC = Pattern.compile("[\\s,]nc=([0-9A-Fa-f]+)");
+
+    static String field(Pattern pattern, String authorization) {
+      if (authorization == null) return "-";
+      Matcher m = pattern.matcher(authorization);
+      return m.find() ? m.group(1) : "-";
+    }
+
     RequestLog() {
       super(true);
     }
@@ -81,7 +93,10 @@ public class TomcatDigest {
         String target = req.getRequestURI() + (query == null ? "" : "?" + query);
         String context = req.getContextPath();
         String index = context.startsWith("/c") ? context.substring(2) : "?";
-        System.out.println("request " + index + " " + req.getMethod() + " " + target + " " + res.getStatus());
+        String authorization = req.getHeader("Authorization");
+        System.out.println(
+            "request " + index + " " + req.getMethod() + " " + target + " " + res.getStatus() + " "
+                + field(NONCE, authorization) + " " + field(NC, authorization));
       }
     }
   }

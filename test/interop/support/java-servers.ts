@@ -137,8 +137,12 @@ export async function startJavaServer(kind: JavaServerKind, options: JavaServerO
       // Jetty: "listening <index> <port>"; Tomcat: "listening <port>".
       ports.push(Number(rest[rest.length - 1]));
     } else if (word === "request") {
-      const [index = "", method = "", target = "", status = "0"] = rest;
-      logs[Number(index)]?.push({ method, target, status: Number(status) });
+      // Tomcat's lines go on with the nonce and the count signed with, "-" for none.
+      const [index = "", method = "", target = "", status = "0", nonce = "-", nc = "-"] = rest;
+      const entry: LogLine = { method, target, status: Number(status) };
+      if (nonce !== "-") entry.nonce = nonce;
+      if (nc !== "-") entry.nc = Number.parseInt(nc, 16);
+      logs[Number(index)]?.push(entry);
     }
   });
   const expected = kind === "jetty" ? lifetimes.length : 1;

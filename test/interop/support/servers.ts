@@ -23,6 +23,9 @@ export interface LogLine {
   method: string;
   target: string;
   status: number;
+  /** Tomcat's log only: the nonce and the count the request signed with, absent for a request without credentials. */
+  nonce?: string;
+  nc?: number;
 }
 
 export interface RealServer {
