@@ -43,15 +43,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const TOMCAT_COUNT_WINDOW = 100;
 
 /**
- * The 401s of `lines` (Tomcat's log, in the order it answered) to a count that Tomcat's window refuses
- * for certain, whatever the order in which the requests in flight were checked and logged. When a
- * request's count is checked, Tomcat has accepted `accepted` counts of its nonce (DigestAuthenticator's
- * NonceInfo), and takes the count only if it is above `accepted - 50` and at most `accepted + 50`. The
- * log shows `logged`, the 200s of that nonce before the 401's line; the two differ by the requests in
- * flight with it, at most WIDTH - 1. So a count at most `logged - 50 + (WIDTH - 1)`, or above
- * `logged + 50 - (WIDTH - 1)`, was out of the window; any other 401 to a signed request was not.
- */
-/**
  * Checks that Tomcat refused nothing but counts out of its window (a request that reached it 50 counts
  * late, on a busy machine), each of which costs one more round trip, and at the first of them the one
  * challenge the client fetches to learn that Tomcat's opaque is server-wide; returns how many 401s that
@@ -65,6 +56,15 @@ function expectOnlyWindowRefusals(lines: readonly LogLine[]): number {
   return signed.length + unsigned - 1;
 }
 
+/**
+ * The 401s of `lines` (Tomcat's log, in the order it answered) to a count that Tomcat's window refuses
+ * for certain, whatever the order in which the requests in flight were checked and logged. When a
+ * request's count is checked, Tomcat has accepted `accepted` counts of its nonce (DigestAuthenticator's
+ * NonceInfo), and takes the count only if it is above `accepted - 50` and at most `accepted + 50`. The
+ * log shows `logged`, the 200s of that nonce before the 401's line; the two differ by the requests in
+ * flight with it, at most WIDTH - 1. So a count at most `logged - 50 + (WIDTH - 1)`, or above
+ * `logged + 50 - (WIDTH - 1)`, was out of the window; any other 401 to a signed request was not.
+ */
 function outsideTomcatWindow(lines: readonly LogLine[]): LogLine[] {
   const half = TOMCAT_COUNT_WINDOW / 2;
   const logged = new Map<string, number>();
