@@ -24,9 +24,9 @@ const { pack, ENTRY } = require("../../tools/plugin-pack.js") as {
   ENTRY: string;
 };
 
-const { version } = JSON.parse(readFileSync(path.join(repoRoot(), "package.json"), "utf8")) as {
-  version: string;
-};
+const { version, dependencies = {} } = JSON.parse(
+  readFileSync(path.join(repoRoot(), "package.json"), "utf8"),
+) as { version: string; dependencies?: Record<string, string> };
 const built = existsSync(path.join(repoRoot(), ENTRY));
 
 const STAND_IN = `const server = require("node:net").createServer();
@@ -96,10 +96,8 @@ describeEngine("the provider plugin's tarball", (bin) => {
       "provider/plugin/schema.json",
       ENTRY,
       "dist/provider/index.js",
-      "node_modules/undici/package.json",
-      "node_modules/zod/package.json",
-      "node_modules/ipaddr.js/package.json",
-      "node_modules/protobufjs/package.json",
+      // The package's own dependencies, as package.json lists them.
+      ...Object.keys(dependencies).map((name) => `node_modules/${name}/package.json`),
       "node_modules/@pulumi/pulumi/proto/provider_grpc_pb.js",
       "node_modules/@grpc/grpc-js/package.json",
       "node_modules/google-protobuf/package.json",
