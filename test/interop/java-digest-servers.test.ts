@@ -183,10 +183,13 @@ describeNeeding("digest against Jetty and Tomcat", missingJavaServers(), () => {
       expect(failures).toEqual([]);
       expect(lines.filter((l) => l.status === 200)).toHaveLength(N);
       expect(lines).toHaveLength(client.stats.roundTrips);
-      // The first challenge, then each expiry met once by each request in flight.
+      // The first challenge, then each expiry met once by each request in flight; on Tomcat also any
+      // count its window refused for certain (a request 50 counts late), each one more round trip, and
+      // at the first of them the one challenge that tells the client Tomcat's opaque is server-wide.
+      const late = name.startsWith("Tomcat") ? outsideTomcatWindow(lines).length : 0;
       const expired = lines.filter((l) => l.status === 401).length - 1;
       expect(expired).toBeGreaterThanOrEqual(1);
-      expect(expired).toBeLessThanOrEqual(WIDTH * expiries);
+      expect(expired).toBeLessThanOrEqual(WIDTH * expiries + late + (late > 0 ? 1 : 0));
     });
 
     it(`${name}: 1,100 requests on one session, past Jetty's 1,024 counts a nonce, all succeed`, async () => {
