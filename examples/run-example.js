@@ -141,7 +141,7 @@ function toolFolder(script, why) {
 function languageEnv(pulumi) {
   const plugin = [
     "bin/pulumi-resource-opsmanager",
-    "dist/provider/plugin/main.js",
+    "dist/provider/plugin/bundle.js",
     "provider/plugin/schema.json",
   ];
   const absent = plugin.filter((file) => !fs.existsSync(path.join(root, file)));

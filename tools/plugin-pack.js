@@ -15,7 +15,7 @@ const os = require("node:os");
 const path = require("node:path");
 
 /** The plugin's entry in the built package, which the launcher runs. */
-const ENTRY = "dist/provider/plugin/main.js";
+const ENTRY = "dist/provider/plugin/bundle.js";
 const NAME = "pulumi-resource-opsmanager";
 
 /** The launcher at the tarball's top: the engine runs it with its own arguments. */

@@ -16,15 +16,18 @@ import { Empty, startPlugin } from "../support/plugin";
 
 const ROOT = path.resolve(__dirname, "../..");
 
-/** The modules loaded when the plugin writes its port, as paths relative to the repository. */
-function loadedAtPort(): string[] {
+/**
+ * The modules loaded when the plugin started from `entry` writes its port, as paths relative to the
+ * repository.
+ */
+function loadedAtPort(entry = path.join(ROOT, "dist", "provider", "plugin", "main.js")): string[] {
   // The first write to stdout is the port: the script lists require's cache then, on stderr, and exits.
   const script = `
 process.stdout.write = () => {
   process.stderr.write(JSON.stringify(Object.keys(require.cache)));
   process.exit(0);
 };
-require(${JSON.stringify(path.join(ROOT, "dist", "provider", "plugin", "main.js"))});
+require(${JSON.stringify(entry)});
 `;
   const run = spawnSync(process.execPath, ["-e", script], { cwd: ROOT, encoding: "utf8" });
   expect(run.status).toBe(0);
@@ -45,6 +48,34 @@ describe("what the plugin loads before it serves", () => {
         /node_modules[\\/](typescript|@npmcli[\\/]arborist|execa)[\\/]/.test(id),
     );
     expect(heavy).toEqual([]);
+  });
+});
+
+describe("the package's script (bin/pulumi-resource-opsmanager)", () => {
+  it("loads the plugin as one file: from disk only that file and the SDK's modules, none of the package's or its dependencies' files", () => {
+    const loaded = loadedAtPort(path.join(ROOT, "bin", "pulumi-resource-opsmanager"));
+    const bundle = path.join("dist", "provider", "plugin", "bundle.js");
+    expect(loaded).toContain(bundle);
+    const sdkDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
+    // What the SDK's folder resolves: its stubs, @grpc/grpc-js and google-protobuf, as sdk.ts loads them.
+    const fromSdk = new Set(
+      ["@grpc/grpc-js", "google-protobuf"].map((name) =>
+        path.relative(ROOT, path.dirname(require.resolve(`${name}/package.json`, { paths: [sdkDir] }))),
+      ),
+    );
+    fromSdk.add(path.relative(ROOT, sdkDir));
+    const grpcDeps = path.join("node_modules", "@js-sdsl");
+    const others = loaded.filter(
+      (id) =>
+        id !== bundle &&
+        id !== path.join("bin", "pulumi-resource-opsmanager") &&
+        id !== "[eval]" &&
+        ![...fromSdk].some((dir) => id.startsWith(dir + path.sep)) &&
+        !id.startsWith(grpcDeps + path.sep),
+    );
+    expect(others).toEqual([]);
+    // zod, undici, protobufjs and the package's own modules are all in the bundle.
+    expect(loaded.some((id) => id.startsWith(path.join("dist", "provider", "resources")))).toBe(false);
   });
 });
 

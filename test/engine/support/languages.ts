@@ -178,7 +178,7 @@ export async function makeProgramStack(tools: LanguageTools, options: ProgramOpt
 export function pluginMissing(): string | undefined {
   const needed = [
     "bin/pulumi-resource-opsmanager",
-    "dist/provider/plugin/main.js",
+    "dist/provider/plugin/bundle.js",
     "provider/plugin/schema.json",
   ];
   const absent = needed.filter((file) => !fs.existsSync(path.join(repoRoot(), file)));
