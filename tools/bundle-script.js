@@ -17,6 +17,7 @@
  */
 const fs = require("node:fs");
 const path = require("node:path");
+const { BUILTIN, diskLoads } = require("./release/bundle");
 
 /** The entry tsc builds, and the bundle the package's script runs. */
 const ENTRY = "dist/provider/plugin/main.js";
@@ -39,6 +40,11 @@ const ZOD_ENGLISH_ONLY = {
   },
 };
 
+/** What the bundle may load at run time: Node's own modules, and the SDK's by their literal names. */
+const RUN_TIME = {
+  has: (name) => BUILTIN.has(name) || name === "@pulumi/pulumi" || name.startsWith("@pulumi/pulumi/"),
+};
+
 /** Writes the bundle of the built package at `root`; resolves to its size in bytes. */
 async function bundleScript(root) {
   const esbuild = require("esbuild");
@@ -57,13 +63,15 @@ async function bundleScript(root) {
     plugins: [ZOD_ENGLISH_ONLY],
     logLevel: "silent",
   });
-  // A warning is a require esbuild could not follow, which would load from disk, or fail, at run time.
-  if (result.warnings.length > 0) {
+  // esbuild follows only the requires it can read (a literal name) and says nothing of the others,
+  // which would load from disk, or fail, at run time: every other way the code could load a module.
+  const problems = [
+    ...result.warnings.map((w) => `${w.location ? `${w.location.file}:${w.location.line}: ` : ""}${w.text}`),
+    ...diskLoads(fs.readFileSync(outFile, "utf8"), RUN_TIME),
+  ];
+  if (problems.length > 0) {
     fs.rmSync(outFile, { force: true });
-    const lines = result.warnings.map(
-      (w) => `${w.location ? `${w.location.file}:${w.location.line}: ` : ""}${w.text}`,
-    );
-    throw new Error(`the plugin's script bundle:\n${lines.join("\n")}`);
+    throw new Error(`the plugin's script bundle would load modules from disk:\n${problems.join("\n")}`);
   }
   return fs.statSync(outFile).size;
 }
@@ -75,4 +83,4 @@ if (require.main === module) {
   });
 }
 
-module.exports = { BUNDLE, ENTRY, ZOD_ENGLISH_ONLY, bundleScript };
+module.exports = { BUNDLE, ENTRY, RUN_TIME, ZOD_ENGLISH_ONLY, bundleScript };

@@ -3,13 +3,59 @@
  * profiles that `OPSMANAGER_BENCH_HOST_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=<dir>"` makes the
  * engine bench's hosts write. Prints the sampled time by where it was spent (idle, the garbage
  * collector, Node's own module loader, a package under node_modules, or a folder of this package's
- * provider/), then the functions that spent the most.
+ * provider/), then the functions that spent the most. A frame of an esbuild bundle (the plugin's script,
+ * dist/provider/plugin/bundle.js) counts to the module it came from, as esbuild's `// <path>` comment
+ * before each module in the bundle names it, when the bundle is still there to read.
  */
 const fs = require("node:fs");
+const path = require("node:path");
+const { fileURLToPath } = require("node:url");
+
+/** Of each bundle read, the first line of each module in it and the module's path, in order. */
+const bundles = new Map();
+
+/** The modules of the bundle at `url` (`[]` for a file that is not one, or is gone). */
+function bundleModules(url) {
+  if (!bundles.has(url)) {
+    const modules = [];
+    // The engine bench's program folder is gone once it ends: its pulumi-opsmanager is this clone.
+    const file = fileURLToPath(url);
+    const inPackage = /[\\/]node_modules[\\/]pulumi-opsmanager[\\/](.*)$/.exec(file);
+    const here = inPackage ? path.join(__dirname, "..", "..", inPackage[1]) : file;
+    try {
+      const lines = fs.readFileSync(fs.existsSync(file) ? file : here, "utf8").split("\n");
+      lines.forEach((line, i) => {
+        const m = /^\/\/ ((?:node_modules|dist)\/\S+\.c?js)$/.exec(line);
+        if (m) modules.push({ line: i, path: m[1] });
+      });
+    } catch {
+      // Not a file here any more: its frames count to the file.
+    }
+    bundles.set(url, modules);
+  }
+  return bundles.get(url);
+}
+
+/**
+ * The URL a frame counts to: inside a bundle, the module it came from, as it was installed
+ * (`node_modules/zod/…`, or this package's `node_modules/pulumi-opsmanager/dist/provider/…`).
+ */
+function sourceUrl({ url, lineNumber }) {
+  if (!url.startsWith("file:") || !url.endsWith(".js")) return url;
+  const modules = bundleModules(url);
+  let found;
+  for (const module of modules) {
+    if (module.line > lineNumber) break;
+    found = module;
+  }
+  if (found === undefined) return url;
+  return found.path.startsWith("node_modules/") ? found.path : `node_modules/pulumi-opsmanager/${found.path}`;
+}
 
 /** The place a profile node's time counts to. */
 function placeOf(frame) {
-  const { url, functionName } = frame;
+  const { functionName } = frame;
+  const url = sourceUrl(frame);
   if (!url) return functionName.startsWith("(") ? functionName : `(native) ${functionName}`;
   const packages = url.match(/node_modules\/(@[^/]+\/)?[^/]+/g);
   if (packages) {
@@ -36,7 +82,11 @@ function summarize(file) {
     const { callFrame } = nodes.get(id);
     const place = placeOf(callFrame);
     places.set(place, (places.get(place) ?? 0) + ms);
-    const name = `${callFrame.functionName || "(anonymous)"} ${callFrame.url.replace(/.*node_modules\//, "")}:${callFrame.lineNumber + 1}`;
+    const where =
+      sourceUrl(callFrame) === callFrame.url
+        ? ""
+        : ` (${sourceUrl(callFrame).replace(/.*node_modules\//, "")})`;
+    const name = `${callFrame.functionName || "(anonymous)"} ${callFrame.url.replace(/.*node_modules\//, "")}:${callFrame.lineNumber + 1}${where}`;
     functions.set(name, (functions.get(name) ?? 0) + ms);
   }
   const total = (profile.endTime - profile.startTime) / 1000;

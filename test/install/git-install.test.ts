@@ -35,6 +35,8 @@ const BUILT = [
   "dist/provider/host.js",
   "dist/simulator/index.js",
   "dist/simulator/cli.js",
+  // The plugin's script as one file (tools/bundle-script.js), which bin/pulumi-resource-opsmanager runs.
+  "dist/provider/plugin/bundle.js",
 ];
 
 /** The versions this repository has installed: npm finds them in its cache (`--prefer-offline`). */

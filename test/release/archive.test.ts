@@ -122,6 +122,14 @@ describe("the bundle's check for modules it would load from disk", () => {
     ).toEqual([]);
   });
 
+  it("passes require.resolve of an allowed literal name, and finds one of any other name", () => {
+    expect(diskLoads('const dir = require.resolve("fs");', builtin)).toEqual([]);
+    expect(diskLoads('require.resolve("zod");\nrequire.resolve(name);', builtin)).toEqual([
+      'line 1: require used other than as require("<built-in>")',
+      'line 2: require used other than as require("<built-in>")',
+    ]);
+  });
+
   it("finds require passed as a value, a computed or non-built-in name, import() and eval", () => {
     const code = [
       "loadUndici(require);",

@@ -2,7 +2,7 @@
  * The Node.js SDK and the plugin together, as a user gets them: the SDK's package as the release packs
  * it, in a program's node_modules with the `@pulumi/pulumi` it requires; the plugin installed from
  * `npm run plugin:pack`'s tarball by the real `pulumi plugin install`; the real CLI running the program
- * against the simulator. Needs the plugin's built entry (`dist/provider/plugin/main.js`).
+ * against the simulator. Needs the plugin's built entry (`dist/provider/plugin/bundle.js`).
  */
 import { execFile } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";

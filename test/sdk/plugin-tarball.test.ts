@@ -2,7 +2,7 @@
  * The provider plugin as a user gets it: `npm run plugin:pack`'s tarball, installed by the real
  * `pulumi plugin install resource opsmanager <version> --file <tarball>` into a fresh PULUMI_HOME; the
  * installed executable starts and prints its gRPC port, as the engine expects of a plugin, and serves
- * the committed schema. Before the plugin's entry is built (`dist/provider/plugin/main.js`), a stand-in
+ * the committed schema. Before the plugin's entry is built (`dist/provider/plugin/bundle.js`), a stand-in
  * that only prints a port takes its place, and the test says so.
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process";

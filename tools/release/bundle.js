@@ -77,13 +77,15 @@ function replaced({ root, version, schema, sdkDir, ids }) {
 
 /**
  * Every place in the bundle's code that could load a module from disk: a `require` that is not called
- * with the literal name of a built-in module (passed as a value, or called with a computed name), an
- * `import()` of anything else, and a direct `eval` (which could call `require`). esbuild follows only
- * literal calls, and leaves the others as they were without a warning.
+ * (or `require.resolve`d) with the literal name of a module `builtin` allows (passed as a value, or
+ * called with a computed name), an `import()` of anything else, and a direct `eval` (which could call
+ * `require`). esbuild follows only literal calls, and leaves the others as they were without a warning.
+ * `builtin`: the names a bundle may load at run time, Node's own for the executable (BUILTIN).
  */
 function diskLoads(code, builtin) {
   const acorn = require("acorn");
   const found = [];
+  const resolvedLiterals = new Set();
   const line = (node) => code.slice(0, node.start).split("\n").length;
   const literalBuiltin = (arg) =>
     arg?.type === "Literal" && typeof arg.value === "string" && builtin.has(arg.value);
@@ -100,9 +102,22 @@ function diskLoads(code, builtin) {
         (parent?.type === "Property" && key === "key" && !parent.computed);
       const called =
         parent?.type === "CallExpression" && key === "callee" && literalBuiltin(parent.arguments[0]);
-      if (!named && !called)
+      const resolved =
+        parent?.type === "MemberExpression" &&
+        key === "object" &&
+        !parent.computed &&
+        parent.property.name === "resolve" &&
+        resolvedLiterals.has(parent);
+      if (!named && !called && !resolved)
         found.push(`line ${line(node)}: require used other than as require("<built-in>")`);
     }
+    // `require.resolve("<allowed>")`: the member expression is marked here, its `require` seen below.
+    if (
+      node.type === "CallExpression" &&
+      node.callee.type === "MemberExpression" &&
+      literalBuiltin(node.arguments[0])
+    )
+      resolvedLiterals.add(node.callee);
     if (node.type === "ImportExpression" && !literalBuiltin(node.source))
       found.push(`line ${line(node)}: import()`);
     if (node.type === "CallExpression" && node.callee.type === "Identifier" && node.callee.name === "eval") {

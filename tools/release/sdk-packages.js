@@ -66,7 +66,10 @@ async function checkSources(root, version) {
       `${GO_SUBDIR}/ differs from the commit (git status: ${stdout.trim().split("\n")[0]} …); commit it first`,
     );
   }
-  if (!fs.existsSync(path.join(root, "dist", "provider", "index.js"))) {
+  if (
+    !fs.existsSync(path.join(root, "dist", "provider", "index.js")) ||
+    !fs.existsSync(path.join(root, "dist", "provider", "plugin", "bundle.js"))
+  ) {
     throw new Error("dist/ is not built: run npm run build first (the dynamic package is packed as built)");
   }
 }
