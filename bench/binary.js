@@ -62,7 +62,7 @@ async function binary() {
     const ticks = clockTicks();
     const subjects = { binary: [exe.file], script: [SCRIPT], unbundled: ["node", UNBUNDLED] };
     const runs = { binary: [], script: [], unbundled: [] };
-    // One unmeasured start each fills the file cache; then the two alternate so drift hits both alike.
+    // One unmeasured start each fills the file cache; then they alternate so drift hits them alike.
     for (let run = -1; run < RUNS; run++) {
       for (const [name, file] of Object.entries(subjects)) {
         const figures = await startOnce(file, ticks);
@@ -110,7 +110,7 @@ async function binary() {
       ],
       notes: [
         "Each plugin is started with an engine address where no engine listens and timed from the spawn to the " +
-          "first line of its standard output (its port), then ended; the two alternate, after one unmeasured start " +
+          "first line of its standard output (its port), then ended; the three alternate, after one unmeasured start " +
           "each. CPU is the process's user and system time at the port line, from /proc (10 ms steps). The script " +
           "runs the plugin's bundle from this checkout (dist/provider/plugin/bundle.js, the SDK from node_modules/); " +
           "the unbundled entry, which the script ran when issue 40 set its goal, reads the built package's files; " +
