@@ -17,10 +17,10 @@
  */
 const fs = require("node:fs");
 const path = require("node:path");
-const { BUILTIN, diskLoads } = require("./release/bundle");
+// ENTRY: the entry tsc builds, which the release bundles too.
+const { BUILTIN, ENTRY, diskLoads } = require("./release/bundle");
 
-/** The entry tsc builds, and the bundle the package's script runs. */
-const ENTRY = "dist/provider/plugin/main.js";
+/** The bundle the package's script runs. */
 const BUNDLE = "dist/provider/plugin/bundle.js";
 
 /**
@@ -83,4 +83,4 @@ if (require.main === module) {
   });
 }
 
-module.exports = { BUNDLE, ENTRY, RUN_TIME, ZOD_ENGLISH_ONLY, bundleScript };
+module.exports = { BUNDLE, RUN_TIME, ZOD_ENGLISH_ONLY, bundleScript };

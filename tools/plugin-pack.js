@@ -14,8 +14,8 @@ const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
 
-/** The plugin's entry in the built package, which the launcher runs. */
-const ENTRY = "dist/provider/plugin/bundle.js";
+/** The plugin's entry in the built package, which the launcher runs: its script as one file. */
+const { BUNDLE: ENTRY } = require("./bundle-script");
 const NAME = "pulumi-resource-opsmanager";
 
 /** The launcher at the tarball's top: the engine runs it with its own arguments. */

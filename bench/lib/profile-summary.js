@@ -52,10 +52,8 @@ function sourceUrl({ url, lineNumber }) {
   return found.path.startsWith("node_modules/") ? found.path : `node_modules/pulumi-opsmanager/${found.path}`;
 }
 
-/** The place a profile node's time counts to. */
-function placeOf(frame) {
-  const { functionName } = frame;
-  const url = sourceUrl(frame);
+/** The place a profile node's time counts to, given the URL its frame counts to ({@link sourceUrl}). */
+function placeOf({ functionName }, url) {
   if (!url) return functionName.startsWith("(") ? functionName : `(native) ${functionName}`;
   const packages = url.match(/node_modules\/(@[^/]+\/)?[^/]+/g);
   if (packages) {
@@ -80,12 +78,10 @@ function summarize(file) {
   const functions = new Map();
   for (const [id, ms] of self) {
     const { callFrame } = nodes.get(id);
-    const place = placeOf(callFrame);
+    const url = sourceUrl(callFrame);
+    const place = placeOf(callFrame, url);
     places.set(place, (places.get(place) ?? 0) + ms);
-    const where =
-      sourceUrl(callFrame) === callFrame.url
-        ? ""
-        : ` (${sourceUrl(callFrame).replace(/.*node_modules\//, "")})`;
+    const where = url === callFrame.url ? "" : ` (${url.replace(/.*node_modules\//, "")})`;
     const name = `${callFrame.functionName || "(anonymous)"} ${callFrame.url.replace(/.*node_modules\//, "")}:${callFrame.lineNumber + 1}${where}`;
     functions.set(name, (functions.get(name) ?? 0) + ms);
   }

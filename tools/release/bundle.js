@@ -102,19 +102,18 @@ function diskLoads(code, builtin) {
         (parent?.type === "Property" && key === "key" && !parent.computed);
       const called =
         parent?.type === "CallExpression" && key === "callee" && literalBuiltin(parent.arguments[0]);
-      const resolved =
-        parent?.type === "MemberExpression" &&
-        key === "object" &&
-        !parent.computed &&
-        parent.property.name === "resolve" &&
-        resolvedLiterals.has(parent);
+      const resolved = key === "object" && resolvedLiterals.has(parent);
       if (!named && !called && !resolved)
         found.push(`line ${line(node)}: require used other than as require("<built-in>")`);
     }
-    // `require.resolve("<allowed>")`: the member expression is marked here, its `require` seen below.
+    // `require.resolve("<allowed>")`: its `require.resolve` is marked here, its `require` seen below.
     if (
       node.type === "CallExpression" &&
       node.callee.type === "MemberExpression" &&
+      !node.callee.computed &&
+      node.callee.object.type === "Identifier" &&
+      node.callee.object.name === "require" &&
+      node.callee.property.name === "resolve" &&
       literalBuiltin(node.arguments[0])
     )
       resolvedLiterals.add(node.callee);
