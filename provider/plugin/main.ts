@@ -4,6 +4,7 @@
  * argument is the engine's address, where its warnings go (./engine-log.ts); started by hand with no
  * argument (`PULUMI_DEBUG_PROVIDERS`), it learns the address from the engine's Handshake and Attach.
  */
+import * as nodeModule from "node:module";
 import { connectEngine, warnOnStderr } from "./engine-log";
 import { serve } from "./server";
 
@@ -25,6 +26,9 @@ serve().then(
   (port) => {
     // The engine reads the port from the first line of standard output.
     process.stdout.write(`${port}\n`);
+    // What the launcher's compile cache compiled (bin/pulumi-resource-opsmanager) is written now: the
+    // engine ends a plugin with SIGINT, which leaves no exit for Node to write it at.
+    (nodeModule as { flushCompileCache?: () => void }).flushCompileCache?.();
   },
   (error: unknown) => {
     process.stderr.write(`pulumi-resource-opsmanager: cannot serve: ${(error as Error).message}\n`);

@@ -49,6 +49,8 @@ export interface Plugin {
   /** Its exit code once it exited, else `null`. */
   readonly exitCode: number | null;
   readonly stderr: string;
+  /** What it wrote to standard output, the port's line first. */
+  readonly stdout: string;
   close(): Promise<void>;
 }
 
@@ -70,12 +72,12 @@ export async function startPlugin(
   child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
     stderr += chunk;
   });
+  let stdout = "";
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const port = await new Promise<number>((resolve, reject) => {
-    let out = "";
     child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
-      out += chunk;
-      if (out.includes("\n")) resolve(Number(out.trim().split("\n")[0]));
+      stdout += chunk;
+      if (stdout.includes("\n")) resolve(Number(stdout.trim().split("\n")[0]));
     });
     child.once("exit", (code) => reject(new Error(`plugin exited ${code} before its port:\n${stderr}`)));
   });
@@ -98,6 +100,9 @@ export async function startPlugin(
     },
     get stderr() {
       return stderr;
+    },
+    get stdout() {
+      return stdout;
     },
     async close() {
       client.close();
