@@ -267,12 +267,17 @@ async function runOnce({ bin, dir, wrapper, launchers }, deployment, provider, e
     const command = async (args) => {
       await sim.resetRequests();
       const simCpuBefore = cpuMs(sim.pid);
+      // The engine's own CPU and memory profiles (`pulumi --profiling`), where OPSMANAGER_BENCH_CLI_PROFILE
+      // names a folder: `<provider>-<command>.<pid>.cpu`, for `go tool pprof`.
+      const profile = process.env.OPSMANAGER_BENCH_CLI_PROFILE;
+      const profiling = profile ? ["--profiling", path.join(profile, `${provider.name}-${args[0]}`)] : [];
       const wallMs = await pulumi(bin, dir, env, [
         ...args,
         "--yes",
         "--skip-preview",
         "--parallel",
         String(PARALLEL),
+        ...profiling,
       ]);
       const simCpuMs = cpuMs(sim.pid) - simCpuBefore;
       return { ms: wallMs, simCpuMs, ...(await hostUsage(usageDir)), ...(await sim.requestSummary()) };
