@@ -22,6 +22,8 @@ const { BUILTIN, ENTRY, diskLoads } = require("./release/bundle");
 
 /** The bundle the package's script runs. */
 const BUNDLE = "dist/provider/plugin/bundle.js";
+/** What the package's script and the tarball's launcher require: it turns on Node's compile cache, then requires BUNDLE (provider/plugin/launch.ts). */
+const LAUNCH = "dist/provider/plugin/launch.js";
 
 /**
  * An esbuild plugin that bundles zod's English messages only: zod's classic API loads every one of
@@ -83,4 +85,4 @@ if (require.main === module) {
   });
 }
 
-module.exports = { BUNDLE, RUN_TIME, ZOD_ENGLISH_ONLY, bundleScript };
+module.exports = { BUNDLE, LAUNCH, RUN_TIME, ZOD_ENGLISH_ONLY, bundleScript };

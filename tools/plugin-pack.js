@@ -4,18 +4,22 @@
 // dist-plugin/pulumi-resource-opsmanager-v<version>-<os>-<arch>.tar.gz and prints its path and size.
 //
 // The tarball holds, at its top: the executable `pulumi-resource-opsmanager` (a Node.js script that
-// runs ENTRY with the `node` on PATH), package.json, the built dist/provider, the schema
-// provider/plugin/schema.json (the plugin's GetSchema reads it), and the production node_modules:
-// the package's dependencies and @pulumi/pulumi (a peer dependency, whose gRPC stubs the plugin
-// serves), each with its own dependencies, copied from this clone's node_modules as npm recorded the
-// tree it installed. Nothing in it is native: the same tarball runs wherever Node 20 runs.
+// runs ENTRY with the `node` on PATH, as bin/pulumi-resource-opsmanager does), package.json, the
+// built dist/provider, the schema provider/plugin/schema.json (the plugin's GetSchema reads it), and
+// the production node_modules: the package's dependencies and @pulumi/pulumi (a peer dependency, whose
+// gRPC stubs the plugin serves), each with its own dependencies, copied from this clone's
+// node_modules as npm recorded the tree it installed. Nothing in it is native: the same tarball runs
+// wherever Node 20 runs.
 const { execFileSync } = require("node:child_process");
 const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
 
-/** The plugin's entry in the built package, which the launcher runs: its script as one file. */
-const { BUNDLE: ENTRY } = require("./bundle-script");
+/**
+ * The plugin's entry in the built package, which the launcher runs (it turns on Node's compile cache,
+ * then runs the plugin as one file, BUNDLE).
+ */
+const { BUNDLE, LAUNCH: ENTRY } = require("./bundle-script");
 const NAME = "pulumi-resource-opsmanager";
 
 /** The launcher at the tarball's top: the engine runs it with its own arguments. */
@@ -83,6 +87,9 @@ function pack({ root = path.join(__dirname, ".."), outDir, entryFile } = {}) {
   const entry = entryFile ?? path.join(root, ENTRY);
   for (const [file, what] of [
     [entry, "the plugin's entry (run npm run build)"],
+    ...(entryFile === undefined
+      ? [[path.join(root, BUNDLE), "the plugin as one file (run npm run build)"]]
+      : []),
     [schema, "the schema (run npm run gen:schema)"],
   ]) {
     if (!fs.existsSync(file)) throw new Error(`${path.relative(root, file)} is missing: ${what}`);

@@ -26,8 +26,8 @@ serve().then(
   (port) => {
     // The engine reads the port from the first line of standard output.
     process.stdout.write(`${port}\n`);
-    // What the launcher's compile cache compiled (bin/pulumi-resource-opsmanager) is written now: the
-    // engine ends a plugin with SIGINT, which leaves no exit for Node to write it at.
+    // What the compile cache that ./launch.ts turned on holds is written now: the engine ends a plugin
+    // with SIGINT, which leaves Node no exit to write it at.
     (nodeModule as { flushCompileCache?: () => void }).flushCompileCache?.();
   },
   (error: unknown) => {

@@ -2,7 +2,7 @@
  * The provider plugin as a user gets it: `npm run plugin:pack`'s tarball, installed by the real
  * `pulumi plugin install resource opsmanager <version> --file <tarball>` into a fresh PULUMI_HOME; the
  * installed executable starts and prints its gRPC port, as the engine expects of a plugin, and serves
- * the committed schema. Before the plugin's entry is built (`dist/provider/plugin/bundle.js`), a stand-in
+ * the committed schema. Before the plugin's entry is built (`dist/provider/plugin/launch.js`), a stand-in
  * that only prints a port takes its place, and the test says so.
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process";
@@ -95,6 +95,8 @@ describeEngine("the provider plugin's tarball", (bin) => {
       "package.json",
       "provider/plugin/schema.json",
       ENTRY,
+      // The plugin as one file, which ENTRY requires (the stand-in requires nothing).
+      ...(built ? ["dist/provider/plugin/bundle.js"] : []),
       "dist/provider/index.js",
       // The package's own dependencies, as package.json lists them.
       ...Object.keys(dependencies).map((name) => `node_modules/${name}/package.json`),
