@@ -267,10 +267,14 @@ async function runOnce({ bin, dir, wrapper, launchers }, deployment, provider, e
     const command = async (args) => {
       await sim.resetRequests();
       const simCpuBefore = cpuMs(sim.pid);
-      // The engine's own CPU and memory profiles (`pulumi --profiling`), where OPSMANAGER_BENCH_CLI_PROFILE
-      // names a folder: `<provider>-<command>.<pid>.cpu`, for `go tool pprof`.
+      // The engine's own CPU and memory profiles and trace (`pulumi --profiling`), where
+      // OPSMANAGER_BENCH_CLI_PROFILE names a folder: `<provider>-<command>.<pid>.cpu`, for `go tool
+      // pprof`. The CLI writes nothing into a folder that is not there, and runs slower while it traces.
       const profile = process.env.OPSMANAGER_BENCH_CLI_PROFILE;
-      const profiling = profile ? ["--profiling", path.join(profile, `${provider.name}-${args[0]}`)] : [];
+      if (profile) await fsp.mkdir(path.resolve(profile), { recursive: true });
+      const profiling = profile
+        ? ["--profiling", path.join(path.resolve(profile), `${provider.name}-${args[0]}`)]
+        : [];
       const wallMs = await pulumi(bin, dir, env, [
         ...args,
         "--yes",
