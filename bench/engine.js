@@ -29,6 +29,15 @@ const { hostBinary, hostPlatform, idealBinary } = require("./lib/release");
 const PARALLEL = 16;
 const RUNS = Number(process.env.BENCH_ENGINE_RUNS ?? 3);
 const LARGE_RUNS = Number(process.env.BENCH_ENGINE_LARGE_RUNS ?? 1);
+/**
+ * Where each `pulumi` writes its own CPU and memory profiles and trace (`pulumi --profiling`), when
+ * OPSMANAGER_BENCH_CLI_PROFILE names a folder: `<provider>-<command>.<pid>.cpu`, for `go tool pprof`.
+ * Resolved from where the bench runs, and made: the CLI writes nothing into a folder that is not there,
+ * and runs slower while it traces.
+ */
+const CLI_PROFILE = process.env.OPSMANAGER_BENCH_CLI_PROFILE
+  ? path.resolve(process.env.OPSMANAGER_BENCH_CLI_PROFILE)
+  : undefined;
 
 /** The deployments measured: a job for every 4 keys adopted. */
 const DEPLOYMENTS = {
@@ -264,17 +273,14 @@ async function runOnce({ bin, dir, wrapper, launchers }, deployment, provider, e
     await set("opsmanager:privateKey", sim.privateKey, true);
     await set("bench:provider", provider.name);
 
+    if (CLI_PROFILE !== undefined) await fsp.mkdir(CLI_PROFILE, { recursive: true });
     const command = async (args) => {
       await sim.resetRequests();
       const simCpuBefore = cpuMs(sim.pid);
-      // The engine's own CPU and memory profiles and trace (`pulumi --profiling`), where
-      // OPSMANAGER_BENCH_CLI_PROFILE names a folder: `<provider>-<command>.<pid>.cpu`, for `go tool
-      // pprof`. The CLI writes nothing into a folder that is not there, and runs slower while it traces.
-      const profile = process.env.OPSMANAGER_BENCH_CLI_PROFILE;
-      if (profile) await fsp.mkdir(path.resolve(profile), { recursive: true });
-      const profiling = profile
-        ? ["--profiling", path.join(path.resolve(profile), `${provider.name}-${args[0]}`)]
-        : [];
+      const profiling =
+        CLI_PROFILE === undefined
+          ? []
+          : ["--profiling", path.join(CLI_PROFILE, `${provider.name}-${args[0]}`)];
       const wallMs = await pulumi(bin, dir, env, [
         ...args,
         "--yes",

@@ -122,7 +122,7 @@ function pack({ root = path.join(__dirname, ".."), outDir, entryFile } = {}) {
   }
 }
 
-module.exports = { ENTRY, pack, platform };
+module.exports = { BUNDLE, ENTRY, pack, platform };
 
 if (require.main === module) {
   const tarball = pack();

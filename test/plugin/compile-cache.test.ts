@@ -15,16 +15,14 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Empty, startPlugin } from "../support/plugin";
 
 const ROOT = path.resolve(__dirname, "../..");
+// The build's paths of the plugin as one file and of what turns the cache on before it (plain CommonJS).
+const { BUNDLE, LAUNCH } = require("../../tools/bundle-script.js") as { BUNDLE: string; LAUNCH: string };
 /** Whether this Node can keep the cache as the launcher does: it turns it on and writes it (22.10 and newer). */
 const HAS_COMPILE_CACHE = ["enableCompileCache", "flushCompileCache"].every(
   (name) => typeof (nodeModule as unknown as Record<string, unknown>)[name] === "function",
 );
 /** The built files of the package's script, as the package ships them. */
-const SCRIPT_FILES = [
-  "bin/pulumi-resource-opsmanager",
-  "dist/provider/plugin/launch.js",
-  "dist/provider/plugin/bundle.js",
-];
+const SCRIPT_FILES = ["bin/pulumi-resource-opsmanager", LAUNCH, BUNDLE];
 
 let program: string;
 let pkg: string;
@@ -96,7 +94,7 @@ describe("the plugin script's compile cache", () => {
       expect(written.filter((f) => /\.[A-Za-z0-9]{6}$/.test(f))).toEqual([]);
       const second = await startAndEnd({ NODE_DEBUG_NATIVE: "COMPILE_CACHE" });
       expect(second.stdout).toMatch(/^\d+\n$/);
-      const bundle = path.join(pkg, "dist", "provider", "plugin", "bundle.js");
+      const bundle = path.join(pkg, BUNDLE);
       expect(second.stderr).toContain(`${bundle} was accepted`);
       // No module's cache refused, none written again: what the first start wrote is what the second took.
       expect(second.stderr).not.toContain("was rejected");

@@ -19,8 +19,9 @@ import { repoRoot } from "../support/program-dir";
 
 const execFileAsync = promisify(execFile);
 // The packing script is plain CommonJS, run by npm as a script.
-const { pack, ENTRY } = require("../../tools/plugin-pack.js") as {
+const { pack, BUNDLE, ENTRY } = require("../../tools/plugin-pack.js") as {
   pack(options: { outDir: string; entryFile?: string }): string;
+  BUNDLE: string;
   ENTRY: string;
 };
 
@@ -96,7 +97,7 @@ describeEngine("the provider plugin's tarball", (bin) => {
       "provider/plugin/schema.json",
       ENTRY,
       // The plugin as one file, which ENTRY requires (the stand-in requires nothing).
-      ...(built ? ["dist/provider/plugin/bundle.js"] : []),
+      ...(built ? [BUNDLE] : []),
       "dist/provider/index.js",
       // The package's own dependencies, as package.json lists them.
       ...Object.keys(dependencies).map((name) => `node_modules/${name}/package.json`),
