@@ -38,6 +38,15 @@ const LARGE_RUNS = Number(process.env.BENCH_ENGINE_LARGE_RUNS ?? 1);
 const CLI_PROFILE = process.env.OPSMANAGER_BENCH_CLI_PROFILE
   ? path.resolve(process.env.OPSMANAGER_BENCH_CLI_PROFILE)
   : undefined;
+/**
+ * Where each command's timeline goes, when OPSMANAGER_BENCH_TIMELINE names a folder: every provider
+ * process the command started loads ./lib/timeline.js, and the command's file
+ * `<provider>-<command>-<stack>.json` holds the command's start and end and each process's events (its
+ * start, its port line, each gRPC call, each HTTP request), read with `node bench/lib/timeline-summary.js`.
+ */
+const TIMELINE = process.env.OPSMANAGER_BENCH_TIMELINE
+  ? path.resolve(process.env.OPSMANAGER_BENCH_TIMELINE)
+  : undefined;
 
 /** The deployments measured: a job for every 4 keys adopted. */
 const DEPLOYMENTS = {
@@ -260,6 +269,14 @@ async function runOnce({ bin, dir, wrapper, launchers }, deployment, provider, e
       OPSMANAGER_BENCH_USAGE_DIR: usageDir,
       ...extraEnv,
     };
+    const timelineDir = path.join(home, "timeline");
+    if (TIMELINE !== undefined) {
+      await fsp.mkdir(TIMELINE, { recursive: true });
+      await fsp.mkdir(timelineDir);
+      env.OPSMANAGER_BENCH_TIMELINE_DIR = timelineDir;
+      const timeline = path.join(__dirname, "lib", "timeline.js");
+      env.OPSMANAGER_BENCH_HOST_NODE_OPTIONS = `${env.OPSMANAGER_BENCH_HOST_NODE_OPTIONS ?? ""} --require ${timeline}`;
+    }
     // The provider's settings come from the stack config alone; the bench's own settings pass on.
     for (const name of Object.keys(env)) {
       if (name.startsWith("OPSMANAGER_") && !name.startsWith("OPSMANAGER_BENCH_")) delete env[name];
@@ -281,6 +298,7 @@ async function runOnce({ bin, dir, wrapper, launchers }, deployment, provider, e
         CLI_PROFILE === undefined
           ? []
           : ["--profiling", path.join(CLI_PROFILE, `${provider.name}-${args[0]}`)];
+      const start = Date.now();
       const wallMs = await pulumi(bin, dir, env, [
         ...args,
         "--yes",
@@ -290,6 +308,15 @@ async function runOnce({ bin, dir, wrapper, launchers }, deployment, provider, e
         ...profiling,
       ]);
       const simCpuMs = cpuMs(sim.pid) - simCpuBefore;
+      if (TIMELINE !== undefined) {
+        const file = path.join(TIMELINE, `${provider.name}-${args[0]}-${stack}.json`);
+        await saveTimeline(timelineDir, file, {
+          provider: provider.name,
+          command: args[0],
+          start,
+          end: start + wallMs,
+        });
+      }
       return { ms: wallMs, simCpuMs, ...(await hostUsage(usageDir)), ...(await sim.requestSummary()) };
     };
     const up = await command(["up"]);
@@ -301,6 +328,20 @@ async function runOnce({ bin, dir, wrapper, launchers }, deployment, provider, e
     await sim.close();
     await fsp.rm(home, { recursive: true, force: true });
   }
+}
+
+/**
+ * Gathers into `file` the timelines that ./lib/timeline.js wrote in `folder` for one command (every
+ * process the command started has ended when the CLI has), and empties the folder for the next.
+ */
+async function saveTimeline(folder, file, command) {
+  const processes = [];
+  for (const name of await fsp.readdir(folder)) {
+    const events = JSON.parse(await fsp.readFile(path.join(folder, name), "utf8"));
+    processes.push({ pid: Number(name.replace(/\D/g, "")), events });
+    await fsp.rm(path.join(folder, name));
+  }
+  await fsp.writeFile(file, JSON.stringify({ ...command, processes }));
 }
 
 /**
