@@ -67,17 +67,25 @@ if (dir) {
     return server;
   };
 
+  // A request's path below the API root, its ids as {id}: one kind of request, however many keys.
+  const route = (requestPath) =>
+    requestPath
+      .split("?")[0]
+      .replace(/^.*\/api\/public\/v1\.0/, "")
+      .replace(/\/[0-9a-f]{24}(?=\/|$)/g, "/{id}");
   const requests = new Map();
   diagnostics.subscribe("undici:request:create", ({ request }) => requests.set(request, now()));
   diagnostics.subscribe("undici:request:trailers", ({ request }) => {
-    const resource = request.path.split("?")[0].split("/").pop();
-    events.push({ what: `http ${request.method} ${resource}`, start: requests.get(request), end: now() });
+    events.push({
+      what: `http ${request.method} ${route(request.path)}`,
+      start: requests.get(request),
+      end: now(),
+    });
     requests.delete(request);
   });
   diagnostics.subscribe("undici:request:error", ({ request, error }) => {
-    const resource = request.path.split("?")[0].split("/").pop();
     events.push({
-      what: `http ${request.method} ${resource} failed: ${error?.code ?? error}`,
+      what: `http ${request.method} ${route(request.path)} failed: ${error?.code ?? error}`,
       start: requests.get(request),
       end: now(),
     });
