@@ -337,9 +337,17 @@ async function runOnce({ bin, dir, wrapper, launchers }, deployment, provider, e
 async function saveTimeline(folder, file, command) {
   const processes = [];
   for (const name of await fsp.readdir(folder)) {
-    const events = JSON.parse(await fsp.readFile(path.join(folder, name), "utf8"));
-    processes.push({ pid: Number(name.replace(/\D/g, "")), events });
+    const text = await fsp.readFile(path.join(folder, name), "utf8");
     await fsp.rm(path.join(folder, name));
+    // A process killed while writing its file (the CLI's grace period ended) leaves no timeline.
+    let events;
+    try {
+      events = JSON.parse(text);
+    } catch {
+      process.stderr.write(`timeline: ${name} was cut short and is left out\n`);
+      continue;
+    }
+    processes.push({ pid: Number(name.replace(/\D/g, "")), events });
   }
   await fsp.writeFile(file, JSON.stringify({ ...command, processes }));
 }

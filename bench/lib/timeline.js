@@ -42,7 +42,7 @@ if (dir) {
     const short = bytes[at - 1];
     const length = at >= 2 && bytes[at - 2] & 0x80 ? (bytes[at - 2] & 0x7f) | (short << 7) : short;
     if (at + length > bytes.length) return "";
-    const urn = bytes.toString("latin1", at, at + length);
+    const urn = bytes.toString("utf8", at, at + length);
     return urn.slice(urn.lastIndexOf("::") + 2);
   };
 
@@ -72,10 +72,13 @@ if (dir) {
     requestPath
       .split("?")[0]
       .replace(/^.*\/api\/public\/v1\.0/, "")
-      .replace(/\/[0-9a-f]{24}(?=\/|$)/g, "/{id}");
+      .replace(/\/accessList\/[^/]+$/, "/accessList/{entry}")
+      .replace(/\/[0-9a-f]{24}(?=\/|$)/gi, "/{id}");
   const requests = new Map();
   diagnostics.subscribe("undici:request:create", ({ request }) => requests.set(request, now()));
+  // undici may report one request twice (an error after its trailers): the first report counts.
   diagnostics.subscribe("undici:request:trailers", ({ request }) => {
+    if (!requests.has(request)) return;
     events.push({
       what: `http ${request.method} ${route(request.path)}`,
       start: requests.get(request),
@@ -84,8 +87,11 @@ if (dir) {
     requests.delete(request);
   });
   diagnostics.subscribe("undici:request:error", ({ request, error }) => {
+    if (!requests.has(request)) return;
+    // A code such as ECONNRESET names the kind; an abort's DOMException has a numeric code, so its name.
+    const kind = typeof error?.code === "string" ? error.code : (error?.name ?? String(error));
     events.push({
-      what: `http ${request.method} ${route(request.path)} failed: ${error?.code ?? error}`,
+      what: `http ${request.method} ${route(request.path)} failed: ${kind}`,
       start: requests.get(request),
       end: now(),
     });
