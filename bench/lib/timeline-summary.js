@@ -4,8 +4,9 @@
  * write (../engine.js, ./timeline.js), in milliseconds from the command's start. For each process: its
  * start, its port line and its end; for each kind of gRPC call and HTTP request, how many, when the
  * first began and the last ended, and the median time from a call's arrival to its close (the lower
- * middle one of an even count); and, for each kind of 32 or more, when each sixteenth had closed, which shows a phase that waits on another
- * (the first reads of a refresh wait for the organization's listing).
+ * middle one of an even count); and, for each kind of 32 or more, when each sixteenth had closed,
+ * which shows a phase that waits on another (the first reads of a refresh wait for the organization's
+ * listing).
  */
 const fs = require("node:fs");
 const path = require("node:path");
@@ -34,9 +35,12 @@ function summarize(timeline) {
       if (!kinds.has(e.what)) kinds.set(e.what, []);
       kinds.get(e.what).push(e);
     }
-    const firstStart = (list) => Math.min(...list.map((e) => e.start));
-    for (const [what, list] of [...kinds].sort((a, b) => firstStart(a[1]) - firstStart(b[1]))) {
-      const first = firstStart(list);
+    const byFirstStart = [...kinds].map(([what, list]) => ({
+      what,
+      list,
+      first: Math.min(...list.map((e) => e.start)),
+    }));
+    for (const { what, list, first } of byFirstStart.sort((a, b) => a.first - b.first)) {
       const last = Math.max(...list.map((e) => e.end));
       const took = median(list.map((e) => e.end - e.start));
       lines.push(

@@ -75,27 +75,22 @@ if (dir) {
       .replace(/\/accessList\/[^/]+$/, "/accessList/{entry}")
       .replace(/\/[0-9a-f]{24}(?=\/|$)/gi, "/{id}");
   const requests = new Map();
-  diagnostics.subscribe("undici:request:create", ({ request }) => requests.set(request, now()));
   // undici may report one request twice (an error after its trailers): the first report counts.
-  diagnostics.subscribe("undici:request:trailers", ({ request }) => {
+  const settle = (request, suffix) => {
     if (!requests.has(request)) return;
     events.push({
-      what: `http ${request.method} ${route(request.path)}`,
+      what: `http ${request.method} ${route(request.path)}${suffix}`,
       start: requests.get(request),
       end: now(),
     });
     requests.delete(request);
-  });
+  };
+  diagnostics.subscribe("undici:request:create", ({ request }) => requests.set(request, now()));
+  diagnostics.subscribe("undici:request:trailers", ({ request }) => settle(request, ""));
   diagnostics.subscribe("undici:request:error", ({ request, error }) => {
-    if (!requests.has(request)) return;
     // A code such as ECONNRESET names the kind; an abort's DOMException has a numeric code, so its name.
     const kind = typeof error?.code === "string" ? error.code : (error?.name ?? String(error));
-    events.push({
-      what: `http ${request.method} ${route(request.path)} failed: ${kind}`,
-      start: requests.get(request),
-      end: now(),
-    });
-    requests.delete(request);
+    settle(request, ` failed: ${kind}`);
   });
 
   process.on("exit", () => {
