@@ -5,6 +5,7 @@
  * argument (`PULUMI_DEBUG_PROVIDERS`), it learns the address from the engine's Handshake and Attach.
  */
 import * as nodeModule from "node:module";
+import { flushCodeCache } from "./code-cache-flush";
 import { connectEngine, warnOnStderr } from "./engine-log";
 import { serve } from "./server";
 
@@ -29,6 +30,8 @@ serve().then(
     // What the compile cache that ./launch.ts turned on holds is written now: the engine ends a plugin
     // with SIGINT, which leaves Node no exit to write it at.
     (nodeModule as { flushCompileCache?: () => void }).flushCompileCache?.();
+    // Or the bundle's own code cache, on a Node without that one (./launch.ts, ./code-cache.ts).
+    flushCodeCache();
   },
   (error: unknown) => {
     process.stderr.write(`pulumi-resource-opsmanager: cannot serve: ${(error as Error).message}\n`);

@@ -1,10 +1,12 @@
 /**
  * The package's script keeps V8's compiled code between starts (bin/pulumi-resource-opsmanager, by
- * dist/provider/plugin/launch.js): on Node 22.10 and newer, Node's module compile cache, in the
- * package's own `.cache` folder, written once the port is printed (the engine ends a plugin with
- * SIGINT, which leaves Node no exit to write it at). The package runs here as a program's node_modules
- * holds it: its script, its launch module and its bundle, beside the program's `@pulumi/pulumi`.
+ * dist/provider/plugin/launch.js), in the package's own `.cache` folder, written once the port is
+ * printed (the engine ends a plugin with SIGINT, which leaves Node no exit to write it at): on Node
+ * 22.10 and newer, Node's module compile cache; on a Node without one (Node 20), the bundle's own V8
+ * code cache (dist/provider/plugin/code-cache.js). The package runs here as a program's node_modules
+ * holds it: its script, its launch modules and its bundle, beside the program's `@pulumi/pulumi`.
  */
+import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as fsp from "node:fs/promises";
 import * as nodeModule from "node:module";
@@ -17,12 +19,25 @@ import { Empty, startPlugin } from "../support/plugin";
 const ROOT = path.resolve(__dirname, "../..");
 // The build's paths of the plugin as one file and of what turns the cache on before it (plain CommonJS).
 const { BUNDLE, LAUNCH } = require("../../tools/bundle-script.js") as { BUNDLE: string; LAUNCH: string };
+const has = (name: string) => typeof (nodeModule as unknown as Record<string, unknown>)[name] === "function";
 /** Whether this Node can keep the cache as the launcher does: it turns it on and writes it (22.10 and newer). */
-const HAS_COMPILE_CACHE = ["enableCompileCache", "flushCompileCache"].every(
-  (name) => typeof (nodeModule as unknown as Record<string, unknown>)[name] === "function",
-);
+const HAS_COMPILE_CACHE = has("enableCompileCache") && has("flushCompileCache");
+/** Whether this Node has no module compile cache at all, so the launcher keeps the bundle's own (Node 20). */
+const BUNDLE_CACHE = !has("enableCompileCache");
 /** The built files of the package's script, as the package ships them. */
-const SCRIPT_FILES = ["bin/pulumi-resource-opsmanager", LAUNCH, BUNDLE];
+const SCRIPT_FILES = [
+  "bin/pulumi-resource-opsmanager",
+  LAUNCH,
+  path.join(path.dirname(LAUNCH), "code-cache.js"),
+  path.join(path.dirname(LAUNCH), "code-cache-flush.js"),
+  BUNDLE,
+];
+/** The bundle's own cache file of this Node, as dist/provider/plugin/code-cache.js names it. */
+const bundleCacheFile = () =>
+  path.join(pkg, ".cache", "v8-code-cache", `bundle-${process.version}-${process.arch}.cache`);
+/** What the script says of the bundle's cache with OPSMANAGER_PLUGIN_CODE_CACHE_REPORT=1. */
+const REPORT = { OPSMANAGER_PLUGIN_CODE_CACHE_REPORT: "1" };
+const reported = (stderr: string) => /code cache (\w+)/.exec(stderr)?.[1];
 
 let program: string;
 let pkg: string;
@@ -49,6 +64,7 @@ const WITHOUT_CACHE_VARIABLES = {
   NODE_COMPILE_CACHE: undefined,
   NODE_DISABLE_COMPILE_CACHE: undefined,
   NODE_DEBUG_NATIVE: undefined,
+  OPSMANAGER_PLUGIN_CODE_CACHE_REPORT: undefined,
 } as unknown as Record<string, string>;
 
 /**
@@ -75,19 +91,13 @@ function filesUnder(dir: string): string[] {
   );
 }
 
+// Each Node runs the tests of the cache it has (CI runs Node 20 and Node 22): no test is skipped.
 describe("the plugin script's compile cache", () => {
-  it(
-    HAS_COMPILE_CACHE
-      ? "the first start writes the compiled code in the package's .cache folder, and the second start takes it"
-      : "this Node has no compile cache: the script writes nothing",
-    async () => {
+  if (HAS_COMPILE_CACHE)
+    it("Node's: the first start writes the compiled code in the package's .cache folder, and the second start takes it", async () => {
       const cacheDir = path.join(pkg, ".cache", "node-compile-cache");
       const first = await startAndEnd();
       expect(first.stdout).toMatch(/^\d+\n$/);
-      if (!HAS_COMPILE_CACHE) {
-        expect(fs.existsSync(path.join(pkg, ".cache"))).toBe(false);
-        return;
-      }
       // One folder per Node version, architecture, V8 cache version and user; a file per module.
       const written = filesUnder(cacheDir);
       expect(written.length).toBeGreaterThan(1);
@@ -100,8 +110,78 @@ describe("the plugin script's compile cache", () => {
       expect(second.stderr).not.toContain("was rejected");
       expect(second.stderr).not.toContain("Renaming");
       expect(filesUnder(cacheDir).sort()).toEqual(written.sort());
-    },
-  );
+      expect(fs.existsSync(path.join(pkg, ".cache", "v8-code-cache"))).toBe(false);
+    });
+
+  if (BUNDLE_CACHE)
+    it("the bundle's own, on a Node without Node's: the first start writes it for this bundle's text, and the second start takes it", async () => {
+      const first = await startAndEnd(REPORT);
+      expect(first.stdout).toMatch(/^\d+\n$/);
+      expect(reported(first.stderr)).toBe("none");
+      const file = bundleCacheFile();
+      const written = await fsp.readFile(file);
+      // The SHA-1 of the source it was made for, then V8's data (more than the top level: some 600 KB).
+      const digest = createHash("sha1")
+        .update(await fsp.readFile(path.join(pkg, BUNDLE), "utf8"))
+        .digest();
+      expect(written.subarray(0, 20).equals(digest)).toBe(true);
+      expect(written.length).toBeGreaterThan(100_000);
+      expect(filesUnder(path.dirname(file))).toEqual([path.basename(file)]);
+
+      const second = await startAndEnd(REPORT);
+      expect(second.stdout).toMatch(/^\d+\n$/);
+      expect(reported(second.stderr)).toBe("accepted");
+      // Taken, not written again.
+      expect((await fsp.readFile(file)).equals(written)).toBe(true);
+      expect(filesUnder(path.join(pkg, ".cache"))).toEqual([path.join("v8-code-cache", path.basename(file))]);
+    });
+
+  if (BUNDLE_CACHE)
+    it("the bundle's own is not used for another build of the bundle, even of the same length, and is made anew for it", async () => {
+      await startAndEnd();
+      const file = bundleCacheFile();
+      const old = await fsp.readFile(file);
+      // Another build of the same length: one letter of a comment changed. V8 would take the old cache
+      // for it (it checks the length, not the text), so the digest must refuse it.
+      const bundle = path.join(pkg, BUNDLE);
+      const text = await fsp.readFile(bundle, "utf8");
+      const at = text.indexOf("// ");
+      expect(at).toBeGreaterThan(-1);
+      const rebuilt = `${text.slice(0, at + 3)}${text[at + 3] === "x" ? "y" : "x"}${text.slice(at + 4)}`;
+      expect(rebuilt.length).toBe(text.length);
+      await fsp.writeFile(bundle, rebuilt);
+
+      const next = await startAndEnd(REPORT);
+      expect(next.stdout).toMatch(/^\d+\n$/);
+      expect(reported(next.stderr)).toBe("none");
+      const made = await fsp.readFile(file);
+      expect(made.subarray(0, 20).equals(createHash("sha1").update(rebuilt).digest())).toBe(true);
+      expect(made.subarray(0, 20).equals(old.subarray(0, 20))).toBe(false);
+    });
+
+  if (BUNDLE_CACHE)
+    it("a cache of the bundle's text that V8 refuses (damaged) is passed over and written anew; the plugin serves as ever", async () => {
+      await startAndEnd();
+      const file = bundleCacheFile();
+      const good = await fsp.readFile(file);
+      // The digest kept, V8's data spoilt: V8 checks its own header and refuses it.
+      const damaged = Buffer.concat([good.subarray(0, 20), Buffer.alloc(good.length - 20, 0x5a)]);
+      await fsp.writeFile(file, damaged);
+
+      const next = await startAndEnd(REPORT);
+      expect(next.stdout).toMatch(/^\d+\n$/);
+      expect(reported(next.stderr)).toBe("rejected");
+      expect((await fsp.readFile(file)).equals(damaged)).toBe(false);
+      const after = await startAndEnd(REPORT);
+      expect(reported(after.stderr)).toBe("accepted");
+    });
+
+  if (!HAS_COMPILE_CACHE && !BUNDLE_CACHE)
+    it("Node 22.8 and 22.9 (a compile cache that cannot be written before a signal): the script writes nothing", async () => {
+      const { stdout } = await startAndEnd();
+      expect(stdout).toMatch(/^\d+\n$/);
+      expect(fs.existsSync(path.join(pkg, ".cache"))).toBe(false);
+    });
 
   it("NODE_DISABLE_COMPILE_CACHE=1 turns it off: nothing is written", async () => {
     const { stdout } = await startAndEnd({ NODE_DISABLE_COMPILE_CACHE: "1" });
@@ -114,7 +194,9 @@ describe("the plugin script's compile cache", () => {
     const { stdout } = await startAndEnd({ NODE_COMPILE_CACHE: elsewhere });
     expect(stdout).toMatch(/^\d+\n$/);
     expect(fs.existsSync(path.join(pkg, ".cache"))).toBe(false);
+    // Node's own cache goes there; on a Node without one, the user chose Node's cache, and there is none.
     if (HAS_COMPILE_CACHE) expect(filesUnder(elsewhere).length).toBeGreaterThan(1);
+    else expect(filesUnder(elsewhere)).toEqual([]);
   });
 
   it("a cache folder it cannot make changes nothing: the port alone on stdout, nothing on stderr", async () => {
