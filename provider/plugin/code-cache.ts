@@ -74,6 +74,8 @@ function writeCache(cacheFile: string, digest: Buffer, script: vm.Script): void 
   const partial = `${cacheFile}.${process.pid}.tmp`;
   try {
     fs.mkdirSync(path.dirname(cacheFile), { recursive: true });
+    // A package its user cannot write (installed by another): not even the cache's bytes are made.
+    fs.accessSync(path.dirname(cacheFile), fs.constants.W_OK);
     fs.writeFileSync(partial, Buffer.concat([digest, script.createCachedData()]));
     fs.renameSync(partial, cacheFile);
   } catch {
