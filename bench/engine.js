@@ -184,9 +184,9 @@ exec node --require ${JSON.stringify(usage)} $OPSMANAGER_BENCH_HOST_NODE_OPTIONS
  */
 async function pluginLauncher(folder, entry, { binary = false } = {}) {
   const usage = path.join(__dirname, "lib", "host-usage.js");
-  // A single executable takes Node's options from NODE_OPTIONS only.
+  // A single executable takes Node's options from NODE_OPTIONS only, where a path is quoted for Node.
   const run = binary
-    ? `NODE_OPTIONS="--require ${usage} $OPSMANAGER_BENCH_HOST_NODE_OPTIONS" exec ${JSON.stringify(entry)} "$@"`
+    ? `NODE_OPTIONS="--require \\"${usage}\\" $OPSMANAGER_BENCH_HOST_NODE_OPTIONS" exec ${JSON.stringify(entry)} "$@"`
     : `exec node --require ${JSON.stringify(usage)} $OPSMANAGER_BENCH_HOST_NODE_OPTIONS ${JSON.stringify(entry)} "$@"`;
   const script = `#!/bin/sh\n${run}\n`;
   await fsp.mkdir(folder, { recursive: true });
@@ -273,9 +273,8 @@ async function runOnce({ bin, dir, wrapper, launchers }, deployment, provider, e
     if (TIMELINE !== undefined) {
       await fsp.mkdir(TIMELINE, { recursive: true });
       await fsp.mkdir(timelineDir);
+      // ./lib/host-usage.js, which every provider process loads, loads ./lib/timeline.js for it.
       env.OPSMANAGER_BENCH_TIMELINE_DIR = timelineDir;
-      const timeline = path.join(__dirname, "lib", "timeline.js");
-      env.OPSMANAGER_BENCH_HOST_NODE_OPTIONS = `${env.OPSMANAGER_BENCH_HOST_NODE_OPTIONS ?? ""} --require ${timeline}`;
     }
     // The provider's settings come from the stack config alone; the bench's own settings pass on.
     for (const name of Object.keys(env)) {
@@ -649,7 +648,7 @@ async function engineLarge() {
   }
 }
 
-module.exports = { engine, engineLarge, drawGrowth, DEPLOYMENTS, PROVIDERS };
+module.exports = { engine, engineLarge, drawGrowth, hostWrapper, pluginLauncher, DEPLOYMENTS, PROVIDERS };
 
 if (require.main === module) {
   (process.argv[2] === "large" ? engineLarge() : engine())

@@ -1,6 +1,7 @@
 /**
  * Loaded with `node --require` into each provider host and provider plugin the engine bench's Pulumi
- * CLI starts (see `hostWrapper` and `pluginLauncher` in ../engine.js): writes the process's peak resident memory (the kernel's `maxRSS`) and
+ * CLI starts (see `hostWrapper` and `pluginLauncher` in ../engine.js), and loads ./timeline.js when
+ * `OPSMANAGER_BENCH_TIMELINE_DIR` is set: writes the process's peak resident memory (the kernel's `maxRSS`) and
  * CPU time to `$OPSMANAGER_BENCH_USAGE_DIR/<pid>.json`, every quarter second and when it ends. The
  * engine ends its plugins with SIGINT, which would end the process before an `exit` listener runs, so
  * the process exits on it instead (as a signal's death reports it, 128 + its number): the last figures
@@ -30,3 +31,6 @@ if (dir) {
     process.once(signal, () => process.exit(128 + number));
   }
 }
+// The command's timeline, when the bench asked for one: loaded from here, beside this file, rather
+// than by a --require of its own in a list of options the shell splits at spaces.
+if (process.env.OPSMANAGER_BENCH_TIMELINE_DIR) require("./timeline.js");

@@ -1,10 +1,10 @@
 /**
- * Loaded with `node --require` into each provider host and plugin the engine bench's CLI starts, when
+ * Loaded by ./host-usage.js into each provider host and plugin the engine bench's CLI starts, when
  * `OPSMANAGER_BENCH_TIMELINE` names a folder (../engine.js passes it on): records when the process
  * started, when it printed its port, each gRPC call it served (from the stream's arrival to its close,
  * with the resource name of the URN it carries), and each HTTP request it made (undici's diagnostics
  * channels, which the plugin's bundled undici publishes too), in epoch milliseconds, and writes them to
- * `$OPSMANAGER_BENCH_TIMELINE_DIR/process-<pid>.json` when it ends. ./host-usage.js, loaded first,
+ * `$OPSMANAGER_BENCH_TIMELINE_DIR/process-<pid>.json` when it ends. ./host-usage.js, which loads it,
  * turns the engine's SIGINT into an exit, so the file is written then. The times are the process's own
  * view: a call that arrives while its event loop is busy is seen late.
  */
