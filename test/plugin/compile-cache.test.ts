@@ -32,9 +32,23 @@ const SCRIPT_FILES = [
   path.join(path.dirname(LAUNCH), "code-cache-flush.js"),
   BUNDLE,
 ];
-/** The bundle's own cache file of this Node, as dist/provider/plugin/code-cache.js names it. */
-const bundleCacheFile = () =>
-  path.join(pkg, ".cache", "v8-code-cache", `bundle-${process.version}-${process.arch}.cache`);
+/** The bundle's own cache files, as dist/provider/plugin/code-cache.js names them: Node's version, arch, V8's flags' tag. */
+function bundleCacheFiles(): string[] {
+  const folder = path.join(pkg, ".cache", "v8-code-cache");
+  const names = filesUnder(folder);
+  for (const name of names)
+    expect(name).toMatch(new RegExp(`^bundle-${process.version}-${process.arch}-\\d+\\.cache$`));
+  return names.map((name) => path.join(folder, name));
+}
+/** The one cache file of the bundle there is. */
+function bundleCacheFile(): string {
+  const files = bundleCacheFiles();
+  expect(files).toHaveLength(1);
+  return files[0]!;
+}
+const sha1 = (data: string | Buffer) => createHash("sha1").update(data).digest();
+/** A cache file with `data` for the source of `digest`, its data's digest right. */
+const cacheBytes = (digest: Buffer, data: Buffer) => Buffer.concat([digest, sha1(data), data]);
 /** What the script says of the bundle's cache with OPSMANAGER_PLUGIN_CODE_CACHE_REPORT=1. */
 const REPORT = { OPSMANAGER_PLUGIN_CODE_CACHE_REPORT: "1" };
 const reported = (stderr: string) => /code cache (\w+)/.exec(stderr)?.[1];
@@ -120,20 +134,39 @@ describe("the plugin script's compile cache", () => {
       expect(reported(first.stderr)).toBe("none");
       const file = bundleCacheFile();
       const written = await fsp.readFile(file);
-      // The SHA-1 of the source it was made for, then V8's data (more than the top level: some 600 KB).
-      const digest = createHash("sha1")
-        .update(await fsp.readFile(path.join(pkg, BUNDLE), "utf8"))
-        .digest();
-      expect(written.subarray(0, 20).equals(digest)).toBe(true);
-      expect(written.length).toBeGreaterThan(100_000);
-      expect(filesUnder(path.dirname(file))).toEqual([path.basename(file)]);
+      // The SHA-1 of the source it was made for, then that of V8's data, then the data: every function
+      // compiled by the port line (some 640 KB; the top level alone is some 115 KB).
+      expect(written.subarray(0, 20).equals(sha1(await fsp.readFile(path.join(pkg, BUNDLE), "utf8")))).toBe(
+        true,
+      );
+      expect(written.subarray(20, 40).equals(sha1(written.subarray(40)))).toBe(true);
+      expect(written.length).toBeGreaterThan(400_000);
+      // Its owner's alone, as the folder it is in.
+      expect((await fsp.stat(file)).mode & 0o777).toBe(0o600);
+      expect((await fsp.stat(path.dirname(file))).mode & 0o777).toBe(0o700);
 
       const second = await startAndEnd(REPORT);
       expect(second.stdout).toMatch(/^\d+\n$/);
       expect(reported(second.stderr)).toBe("accepted");
-      // Taken, not written again.
+      // Taken, not written again, and nothing else left there.
       expect((await fsp.readFile(file)).equals(written)).toBe(true);
       expect(filesUnder(path.join(pkg, ".cache"))).toEqual([path.join("v8-code-cache", path.basename(file))]);
+    });
+
+  if (BUNDLE_CACHE)
+    it("the bundle's own is kept for each set of V8 flags: other flags make another file, and each is taken after", async () => {
+      const plain = await startAndEnd(REPORT);
+      expect(reported(plain.stderr)).toBe("none");
+      const [first] = bundleCacheFiles();
+      const firstBytes = await fsp.readFile(first!);
+      const flags = { NODE_OPTIONS: "--max-old-space-size=300" };
+      const other = await startAndEnd({ ...REPORT, ...flags });
+      expect(other.stdout).toMatch(/^\d+\n$/);
+      expect(reported(other.stderr)).toBe("none");
+      expect(bundleCacheFiles()).toHaveLength(2);
+      expect(reported((await startAndEnd({ ...REPORT, ...flags })).stderr)).toBe("accepted");
+      expect(reported((await startAndEnd(REPORT)).stderr)).toBe("accepted");
+      expect((await fsp.readFile(first!)).equals(firstBytes)).toBe(true);
     });
 
   if (BUNDLE_CACHE)
@@ -155,23 +188,44 @@ describe("the plugin script's compile cache", () => {
       expect(next.stdout).toMatch(/^\d+\n$/);
       expect(reported(next.stderr)).toBe("none");
       const made = await fsp.readFile(file);
-      expect(made.subarray(0, 20).equals(createHash("sha1").update(rebuilt).digest())).toBe(true);
+      expect(made.subarray(0, 20).equals(sha1(rebuilt))).toBe(true);
       expect(made.subarray(0, 20).equals(old.subarray(0, 20))).toBe(false);
     });
 
   if (BUNDLE_CACHE)
-    it("a cache of the bundle's text that V8 refuses (damaged) is passed over and written anew; the plugin serves as ever", async () => {
+    it("a cache whose data lost a bit is not given to V8 (which would run it): compiled anew and written again", async () => {
       await startAndEnd();
       const file = bundleCacheFile();
       const good = await fsp.readFile(file);
-      // The digest kept, V8's data spoilt: V8 checks its own header and refuses it.
-      const damaged = Buffer.concat([good.subarray(0, 20), Buffer.alloc(good.length - 20, 0x5a)]);
+      // One bit of V8's data flipped, in the middle, as a bad disk block would: V8 checks no checksum
+      // of its data, and such a cache can crash the process or run other code.
+      const damaged = Buffer.from(good);
+      const middle = 40 + Math.floor((good.length - 40) / 2);
+      damaged[middle] = damaged[middle]! ^ 0x10;
       await fsp.writeFile(file, damaged);
 
       const next = await startAndEnd(REPORT);
       expect(next.stdout).toMatch(/^\d+\n$/);
+      expect(reported(next.stderr)).toBe("none");
+      const rewritten = await fsp.readFile(file);
+      expect(rewritten.equals(damaged)).toBe(false);
+      expect(rewritten.subarray(20, 40).equals(sha1(rewritten.subarray(40)))).toBe(true);
+      expect(reported((await startAndEnd(REPORT)).stderr)).toBe("accepted");
+    });
+
+  if (BUNDLE_CACHE)
+    it("a whole cache that V8 refuses (its own header not V8's) is passed over and written anew; the plugin serves as ever", async () => {
+      await startAndEnd();
+      const file = bundleCacheFile();
+      const good = await fsp.readFile(file);
+      // The digests right, V8's data not V8's: V8 checks its own header and refuses it.
+      const foreign = cacheBytes(good.subarray(0, 20), Buffer.alloc(good.length - 40, 0x5a));
+      await fsp.writeFile(file, foreign);
+
+      const next = await startAndEnd(REPORT);
+      expect(next.stdout).toMatch(/^\d+\n$/);
       expect(reported(next.stderr)).toBe("rejected");
-      expect((await fsp.readFile(file)).equals(damaged)).toBe(false);
+      expect((await fsp.readFile(file)).equals(foreign)).toBe(false);
       const after = await startAndEnd(REPORT);
       expect(reported(after.stderr)).toBe("accepted");
     });

@@ -130,13 +130,14 @@ describe("the bundle's check for modules it would load from disk", () => {
     ]);
   });
 
-  it("finds require passed as a value, a computed or non-built-in name, import() and eval", () => {
+  it("finds require passed as a value, a computed or non-built-in name, import() even of a built-in, and eval", () => {
     const code = [
       "loadUndici(require);",
       'require("undici/lib/api");',
       "require(name);",
       'import("zod");',
       'eval("x");',
+      'import("node:fs");',
     ].join("\n");
     expect(diskLoads(code, builtin)).toEqual([
       'line 1: require used other than as require("<built-in>")',
@@ -144,6 +145,7 @@ describe("the bundle's check for modules it would load from disk", () => {
       'line 3: require used other than as require("<built-in>")',
       "line 4: import()",
       "line 5: eval",
+      "line 6: import()",
     ]);
   });
 });

@@ -78,8 +78,8 @@ function replaced({ root, version, schema, sdkDir, ids }) {
 /**
  * Every place in the bundle's code that could load a module from disk: a `require` that is not called
  * (or `require.resolve`d) with the literal name of a module `builtin` allows (passed as a value, or
- * called with a computed name), an `import()` of anything else, and a direct `eval` (which could call
- * `require`). esbuild follows only literal calls, and leaves the others as they were without a warning.
+ * called with a computed name), any `import()` (a bundle compiled by vm.Script cannot import), and a
+ * direct `eval` (which could call `require`). esbuild follows only literal calls, and leaves the others as they were without a warning.
  * `builtin`: the names a bundle may load at run time, Node's own for the executable (BUILTIN).
  */
 function diskLoads(code, builtin) {
@@ -117,8 +117,9 @@ function diskLoads(code, builtin) {
       literalBuiltin(node.arguments[0])
     )
       resolvedLiterals.add(node.callee);
-    if (node.type === "ImportExpression" && !literalBuiltin(node.source))
-      found.push(`line ${line(node)}: import()`);
+    // Any import(), of a built-in module too: the executable (./sea-main.js) and the script on Node 20
+    // (provider/plugin/code-cache.ts) compile their bundle with vm.Script, which has no loader for it.
+    if (node.type === "ImportExpression") found.push(`line ${line(node)}: import()`);
     if (node.type === "CallExpression" && node.callee.type === "Identifier" && node.callee.name === "eval") {
       found.push(`line ${line(node)}: eval`);
     }
