@@ -1,9 +1,13 @@
 /**
  * The bundle's V8 code cache, for a Node that has no module compile cache (./launch.ts): the bundle is
- * compiled with the code V8 compiled for it at an earlier start, and the first start that has none, or
+ * compiled with the code V8 compiled for it at an earlier start. The first start that has none, or
  * whose cache V8 refused, writes one once the plugin has printed its port (./main.ts calls
  * ./code-cache-flush.ts), so that it holds every function compiled by then, not only the bundle's top
- * level (esbuild's module bodies are functions, compiled when each module is first required).
+ * level (esbuild's module bodies are functions, compiled when each module is first required); and
+ * again when it ends, on the SIGINT with which the engine ends a plugin (or at an exit), so that the
+ * cache also holds what its commands compiled after the port: the HTTP client, the listing, the
+ * resources' calls. It then dies of that SIGINT, as it would have. A start that took a cache writes
+ * none.
  *
  * A file per Node version, architecture and V8 flags (`v8.cachedDataVersionTag()`, which V8 checks),
  * `bundle-<version>-<arch>-<tag>.cache`, begins with the SHA-1 of the source it was made for and the
@@ -66,7 +70,11 @@ export function runCached(file: string, folder: string, parent: NodeJS.Module): 
   if (process.env.OPSMANAGER_PLUGIN_CODE_CACHE_REPORT === "1") {
     process.stderr.write(`pulumi-resource-opsmanager: code cache ${use}\n`);
   }
-  onFlushCodeCache(use === "accepted" ? undefined : () => writeCache(cacheFile, digest, script));
+  if (use === "accepted") onFlushCodeCache(undefined);
+  else {
+    onFlushCodeCache(() => writeCache(cacheFile, digest, script));
+    writeAgainAtTheEnd(() => writeCache(cacheFile, digest, script));
+  }
   const mod = new nodeModule.Module(file, parent);
   const fileRequire = nodeModule.createRequire(file);
   mod.filename = file;
@@ -77,6 +85,25 @@ export function runCached(file: string, folder: string, parent: NodeJS.Module): 
   run.call(mod.exports, mod.exports, fileRequire, mod, file, path.dirname(file));
   mod.loaded = true;
   return use;
+}
+
+/**
+ * Runs `write` once, when the process ends: on SIGINT, after which the process dies of it, as with no
+ * listener (the signal raised again once this one listener is gone); or at an exit (a SIGINT that
+ * another listener turns into an exit, as the engine bench's bench/lib/host-usage.js does).
+ */
+function writeAgainAtTheEnd(write: () => void): void {
+  let written = false;
+  const once = () => {
+    if (written) return;
+    written = true;
+    write();
+  };
+  process.once("exit", once);
+  process.once("SIGINT", () => {
+    once();
+    process.kill(process.pid, "SIGINT");
+  });
 }
 
 /** Writes `script`'s cache for the source of `digest`; any failure leaves things as they were. */

@@ -13,8 +13,11 @@ import * as nodeModule from "node:module";
 import * as os from "node:os";
 import * as path from "node:path";
 import type * as plugpbTypes from "@pulumi/pulumi/proto/plugin_pb";
+import type * as provpbTypes from "@pulumi/pulumi/proto/provider_pb";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { Empty, startPlugin } from "../support/plugin";
+import { Empty, startPlugin, struct } from "../support/plugin";
+
+const provpb = require("@pulumi/pulumi/proto/provider_pb") as typeof provpbTypes;
 
 const ROOT = path.resolve(__dirname, "../..");
 // The build's paths of the plugin as one file and of what turns the cache on before it (plain CommonJS).
@@ -151,6 +154,57 @@ describe("the plugin script's compile cache", () => {
       // Taken, not written again, and nothing else left there.
       expect((await fsp.readFile(file)).equals(written)).toBe(true);
       expect(filesUnder(path.join(pkg, ".cache"))).toEqual([path.join("v8-code-cache", path.basename(file))]);
+    });
+
+  if (BUNDLE_CACHE)
+    it("the bundle's own is written again when the engine's SIGINT ends the plugin, with what its calls compiled, and the plugin still dies of that SIGINT", async () => {
+      const plugin = await startPlugin({ ...WITHOUT_CACHE_VARIABLES }, undefined, [
+        process.execPath,
+        path.join(pkg, "bin", "pulumi-resource-opsmanager"),
+      ]);
+      // Written at the port line: a call served after it finds it on disk.
+      await plugin.call("getPluginInfo", new Empty());
+      const file = bundleCacheFile();
+      const atPort = await fsp.readFile(file);
+      // Calls that compile what the port line did not need: a provider's settings checked and taken,
+      // a key's inputs checked (no request leaves: the inputs are refused first).
+      const provider = "urn:pulumi:dev::proj::pulumi:providers:opsmanager::default";
+      const bad = new provpb.CheckRequest();
+      bad.setUrn(provider);
+      bad.setNews(struct({ baseUrl: "ftp://om.example.com", publicKey: "pk", privateKey: "sk" }));
+      expect(
+        (await plugin.call<provpbTypes.CheckResponse>("checkConfig", bad)).getFailuresList(),
+      ).toHaveLength(1);
+      const settings = { baseUrl: "http://127.0.0.1:1", publicKey: "pk", privateKey: "sk" };
+      await plugin.call(
+        "configure",
+        new provpb.ConfigureRequest().setUrn(provider).setArgs(struct(settings)).setAcceptsecrets(true),
+      );
+      const key = new provpb.CheckRequest();
+      key.setUrn("urn:pulumi:dev::proj::opsmanager:index:OrgApiKey::ci");
+      key.setNews(struct({ orgId: "not an id", desc: "ci" }));
+      expect(
+        (await plugin.call<provpbTypes.CheckResponse>("check", key)).getFailuresList().length,
+      ).toBeGreaterThan(0);
+      const ended = await plugin.end("SIGINT");
+      expect(ended).toEqual({ code: null, signal: "SIGINT" });
+      expect(plugin.stderr).toBe("");
+      const atEnd = await fsp.readFile(file);
+      expect(atEnd.equals(atPort)).toBe(false);
+      expect(atEnd.length).toBeGreaterThan(atPort.length);
+      expect(atEnd.subarray(0, 20).equals(atPort.subarray(0, 20))).toBe(true);
+      expect(atEnd.subarray(20, 40).equals(sha1(atEnd.subarray(40)))).toBe(true);
+      expect(filesUnder(path.dirname(file))).toEqual([path.basename(file)]);
+
+      // The next start takes it, and, having taken one, writes none, at its port or its end.
+      const next = await startPlugin({ ...WITHOUT_CACHE_VARIABLES, ...REPORT }, undefined, [
+        process.execPath,
+        path.join(pkg, "bin", "pulumi-resource-opsmanager"),
+      ]);
+      await next.call("getPluginInfo", new Empty());
+      expect(await next.end("SIGINT")).toEqual({ code: null, signal: "SIGINT" });
+      expect(reported(next.stderr)).toBe("accepted");
+      expect((await fsp.readFile(file)).equals(atEnd)).toBe(true);
     });
 
   if (BUNDLE_CACHE)

@@ -52,6 +52,8 @@ export interface Plugin {
   /** What it wrote to standard output, the port's line first. */
   readonly stdout: string;
   close(): Promise<void>;
+  /** Ends it with `signal` (the engine's is SIGINT), resolving with how it ended. */
+  end(signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
 /**
@@ -73,7 +75,9 @@ export async function startPlugin(
     stderr += chunk;
   });
   let stdout = "";
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal })),
+  );
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
       stdout += chunk;
@@ -108,6 +112,11 @@ export async function startPlugin(
       client.close();
       child.kill("SIGTERM");
       await exited;
+    },
+    async end(signal) {
+      client.close();
+      child.kill(signal);
+      return exited;
     },
   };
 }
