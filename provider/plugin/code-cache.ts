@@ -7,7 +7,9 @@
  * again when it ends, on the SIGINT with which the engine ends a plugin (or at an exit), so that the
  * cache also holds what its commands compiled after the port: the HTTP client, the listing, the
  * resources' calls. It then dies of that SIGINT, as it would have. A start that took a cache writes
- * none.
+ * none: the cache holds what that first start compiled (a light first command, a preview, leaves less
+ * in it) until the bundle, Node or its flags change. On Windows the engine ends a plugin with
+ * CTRL_BREAK_EVENT, which Node dies of with no exit: only the port line's cache is written there.
  *
  * A file per Node version, architecture and V8 flags (`v8.cachedDataVersionTag()`, which V8 checks),
  * `bundle-<version>-<arch>-<tag>.cache`, begins with the SHA-1 of the source it was made for and the
@@ -18,7 +20,7 @@
  * started meanwhile reads a whole cache or none. Any error reading or writing it is passed over in
  * silence, and the plugin compiles the bundle anew.
  */
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as nodeModule from "node:module";
 import * as path from "node:path";
@@ -109,20 +111,25 @@ function writeAgainAtTheEnd(write: () => void): void {
 /** Writes `script`'s cache for the source of `digest`; any failure leaves things as they were. */
 function writeCache(cacheFile: string, digest: Buffer, script: vm.Script): void {
   const folder = path.dirname(cacheFile);
-  const partial = `${cacheFile}.${process.pid}.tmp`;
-  let made = false;
+  // A name no other write takes, and no file left by a write that died can block (a SIGKILL after the
+  // engine's 5 s, a second SIGINT mid-write).
+  const partial = `${cacheFile}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
+  let opened: number | undefined;
   try {
     fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
     // A package its user cannot write (installed by another): not even the cache's bytes are made.
     fs.accessSync(folder, fs.constants.W_OK);
     const data = script.createCachedData();
     // A new file only (never through a link planted at its name), readable by its owner alone.
-    fs.writeFileSync(partial, Buffer.concat([digest, sha1(data), data]), { flag: "wx", mode: 0o600 });
-    made = true;
+    opened = fs.openSync(partial, "wx", 0o600);
+    fs.writeFileSync(opened, Buffer.concat([digest, sha1(data), data]));
+    fs.closeSync(opened);
+    opened = undefined;
     fs.renameSync(partial, cacheFile);
   } catch {
     try {
-      if (made) fs.rmSync(partial, { force: true });
+      if (opened !== undefined) fs.closeSync(opened);
+      fs.rmSync(partial, { force: true });
     } catch {
       // Left for nobody to read: only a whole cache is ever renamed into place.
     }

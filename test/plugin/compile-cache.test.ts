@@ -38,7 +38,7 @@ const SCRIPT_FILES = [
 /** The bundle's own cache files, as dist/provider/plugin/code-cache.js names them: Node's version, arch, V8's flags' tag. */
 function bundleCacheFiles(): string[] {
   const folder = path.join(pkg, ".cache", "v8-code-cache");
-  const names = filesUnder(folder);
+  const names = filesUnder(folder).filter((name) => name.endsWith(".cache"));
   for (const name of names)
     expect(name).toMatch(new RegExp(`^bundle-${process.version}-${process.arch}-\\d+\\.cache$`));
   return names.map((name) => path.join(folder, name));
@@ -156,44 +156,72 @@ describe("the plugin script's compile cache", () => {
       expect(filesUnder(path.join(pkg, ".cache"))).toEqual([path.join("v8-code-cache", path.basename(file))]);
     });
 
-  if (BUNDLE_CACHE)
-    it("the bundle's own is written again when the engine's SIGINT ends the plugin, with what its calls compiled, and the plugin still dies of that SIGINT", async () => {
-      const plugin = await startPlugin({ ...WITHOUT_CACHE_VARIABLES }, undefined, [
-        process.execPath,
-        path.join(pkg, "bin", "pulumi-resource-opsmanager"),
-      ]);
+  /**
+   * Starts the package's script (after `preload`, when given), waits for its port-line cache, makes the
+   * calls `work` makes, then ends it with SIGINT as the engine does; the cache at the port line and at
+   * the end, and how the process ended. The plugin is ended whatever happens.
+   */
+  async function startWorkAndInterrupt(
+    work: (plugin: Awaited<ReturnType<typeof startPlugin>>) => Promise<void>,
+    preload?: string,
+  ) {
+    const plugin = await startPlugin({ ...WITHOUT_CACHE_VARIABLES }, undefined, [
+      process.execPath,
+      ...(preload === undefined ? [] : ["--require", preload]),
+      path.join(pkg, "bin", "pulumi-resource-opsmanager"),
+    ]);
+    let ended: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    try {
       // Written at the port line: a call served after it finds it on disk.
       await plugin.call("getPluginInfo", new Empty());
+      const atPort = await fsp.readFile(bundleCacheFile());
+      await work(plugin);
+      ended = await plugin.end("SIGINT");
+      return { atPort, atEnd: await fsp.readFile(bundleCacheFile()), ended, stderr: plugin.stderr };
+    } finally {
+      if (ended === undefined) await plugin.end("SIGKILL");
+    }
+  }
+
+  /** Calls that compile what the port line did not need: a provider's settings checked and taken, a key's inputs checked (no request leaves: the inputs are refused first). */
+  async function someCalls(plugin: Awaited<ReturnType<typeof startPlugin>>): Promise<void> {
+    const provider = "urn:pulumi:dev::proj::pulumi:providers:opsmanager::default";
+    const bad = new provpb.CheckRequest();
+    bad.setUrn(provider);
+    bad.setNews(struct({ baseUrl: "ftp://om.example.com", publicKey: "pk", privateKey: "sk" }));
+    expect((await plugin.call<provpbTypes.CheckResponse>("checkConfig", bad)).getFailuresList()).toHaveLength(
+      1,
+    );
+    const settings = { baseUrl: "http://127.0.0.1:1", publicKey: "pk", privateKey: "sk" };
+    await plugin.call(
+      "configure",
+      new provpb.ConfigureRequest().setUrn(provider).setArgs(struct(settings)).setAcceptsecrets(true),
+    );
+    const key = new provpb.CheckRequest();
+    key.setUrn("urn:pulumi:dev::proj::opsmanager:index:OrgApiKey::ci");
+    key.setNews(struct({ orgId: "not an id", desc: "ci" }));
+    expect(
+      (await plugin.call<provpbTypes.CheckResponse>("check", key)).getFailuresList().length,
+    ).toBeGreaterThan(0);
+  }
+
+  if (BUNDLE_CACHE)
+    it("the bundle's own is written again when the engine's SIGINT ends the plugin, with what its calls compiled, and the plugin still dies of that SIGINT", async () => {
+      // Without calls first, for what the end adds by itself.
+      const idle = await startWorkAndInterrupt(async () => {});
+      expect(idle.ended).toEqual({ code: null, signal: "SIGINT" });
+      await fsp.rm(bundleCacheFile());
+
+      const run = await startWorkAndInterrupt(someCalls);
+      expect(run.ended).toEqual({ code: null, signal: "SIGINT" });
+      expect(run.stderr).toBe("");
+      expect(run.atEnd.equals(run.atPort)).toBe(false);
+      expect(run.atEnd.length).toBeGreaterThan(run.atPort.length);
+      // What the calls compiled is in it: some 40 KB more than a plugin that served none.
+      expect(run.atEnd.length).toBeGreaterThan(idle.atEnd.length + 20_000);
+      expect(run.atEnd.subarray(0, 20).equals(run.atPort.subarray(0, 20))).toBe(true);
+      expect(run.atEnd.subarray(20, 40).equals(sha1(run.atEnd.subarray(40)))).toBe(true);
       const file = bundleCacheFile();
-      const atPort = await fsp.readFile(file);
-      // Calls that compile what the port line did not need: a provider's settings checked and taken,
-      // a key's inputs checked (no request leaves: the inputs are refused first).
-      const provider = "urn:pulumi:dev::proj::pulumi:providers:opsmanager::default";
-      const bad = new provpb.CheckRequest();
-      bad.setUrn(provider);
-      bad.setNews(struct({ baseUrl: "ftp://om.example.com", publicKey: "pk", privateKey: "sk" }));
-      expect(
-        (await plugin.call<provpbTypes.CheckResponse>("checkConfig", bad)).getFailuresList(),
-      ).toHaveLength(1);
-      const settings = { baseUrl: "http://127.0.0.1:1", publicKey: "pk", privateKey: "sk" };
-      await plugin.call(
-        "configure",
-        new provpb.ConfigureRequest().setUrn(provider).setArgs(struct(settings)).setAcceptsecrets(true),
-      );
-      const key = new provpb.CheckRequest();
-      key.setUrn("urn:pulumi:dev::proj::opsmanager:index:OrgApiKey::ci");
-      key.setNews(struct({ orgId: "not an id", desc: "ci" }));
-      expect(
-        (await plugin.call<provpbTypes.CheckResponse>("check", key)).getFailuresList().length,
-      ).toBeGreaterThan(0);
-      const ended = await plugin.end("SIGINT");
-      expect(ended).toEqual({ code: null, signal: "SIGINT" });
-      expect(plugin.stderr).toBe("");
-      const atEnd = await fsp.readFile(file);
-      expect(atEnd.equals(atPort)).toBe(false);
-      expect(atEnd.length).toBeGreaterThan(atPort.length);
-      expect(atEnd.subarray(0, 20).equals(atPort.subarray(0, 20))).toBe(true);
-      expect(atEnd.subarray(20, 40).equals(sha1(atEnd.subarray(40)))).toBe(true);
       expect(filesUnder(path.dirname(file))).toEqual([path.basename(file)]);
 
       // The next start takes it, and, having taken one, writes none, at its port or its end.
@@ -204,7 +232,48 @@ describe("the plugin script's compile cache", () => {
       await next.call("getPluginInfo", new Empty());
       expect(await next.end("SIGINT")).toEqual({ code: null, signal: "SIGINT" });
       expect(reported(next.stderr)).toBe("accepted");
-      expect((await fsp.readFile(file)).equals(atEnd)).toBe(true);
+      expect((await fsp.readFile(file)).equals(run.atEnd)).toBe(true);
+    });
+
+  if (BUNDLE_CACHE)
+    it("the bundle's own is written again at an exit too: a SIGINT that another listener, loaded first, turns into an exit", async () => {
+      // As the engine bench's bench/lib/host-usage.js does: its listener runs first, and exits.
+      const preload = path.join(program, "sigint-exits.js");
+      await fsp.writeFile(preload, 'process.once("SIGINT", () => process.exit(130));\n');
+      const run = await startWorkAndInterrupt(someCalls, preload);
+      expect(run.ended).toEqual({ code: 130, signal: null });
+      expect(run.stderr).toBe("");
+      expect(run.atEnd.length).toBeGreaterThan(run.atPort.length);
+      expect(run.atEnd.subarray(20, 40).equals(sha1(run.atEnd.subarray(40)))).toBe(true);
+    });
+
+  if (BUNDLE_CACHE)
+    it("a temporary file left by a write that died (its pid's name) blocks no later write of that pid", async () => {
+      // What a plugin killed mid-write leaves (a SIGKILL after the engine's 5 s), under the pid the next
+      // plugin runs as: a shell makes it under its own pid, then becomes the plugin (exec keeps the pid).
+      const folder = path.join(pkg, ".cache", "v8-code-cache");
+      await fsp.mkdir(folder, { recursive: true });
+      const node = JSON.stringify(process.execPath);
+      const tag = `$(${node} -p 'require("v8").cachedDataVersionTag()')`;
+      const left = `${folder}/bundle-${process.version}-${process.arch}-${tag}.cache.$$.tmp`;
+      const script = `printf 'half a cache' > "${left}" && exec ${node} ${JSON.stringify(path.join(pkg, "bin", "pulumi-resource-opsmanager"))} "$@"`;
+      const plugin = await startPlugin({ ...WITHOUT_CACHE_VARIABLES, ...REPORT }, undefined, [
+        "/bin/sh",
+        "-c",
+        script,
+        "sh",
+      ]);
+      try {
+        await plugin.call("getPluginInfo", new Empty());
+      } finally {
+        await plugin.end("SIGINT");
+      }
+      expect(reported(plugin.stderr)).toBe("none");
+      const leftovers = filesUnder(folder).filter((name) => name.endsWith(".tmp"));
+      expect(leftovers).toHaveLength(1);
+      // Its cache was written all the same, and the next start takes it.
+      expect(bundleCacheFiles()).toHaveLength(1);
+      expect(reported((await startAndEnd(REPORT)).stderr)).toBe("accepted");
     });
 
   if (BUNDLE_CACHE)
