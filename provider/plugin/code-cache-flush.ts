@@ -7,13 +7,9 @@ const FLUSH = Symbol.for("pulumi-opsmanager.flushCodeCache");
 
 type Holder = Record<symbol, (() => void) | undefined>;
 
-/** Sets what {@link flushCodeCache} runs, once; `undefined`: nothing to write. */
-export function onFlushCodeCache(write: (() => void) | undefined): void {
+/** Sets what {@link flushCodeCache} runs, once (unset, it runs nothing). */
+export function onFlushCodeCache(write: () => void): void {
   const holder = globalThis as unknown as Holder;
-  if (write === undefined) {
-    delete holder[FLUSH];
-    return;
-  }
   holder[FLUSH] = () => {
     delete holder[FLUSH];
     write();

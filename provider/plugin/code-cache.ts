@@ -34,12 +34,12 @@ const DIGEST_BYTES = 20;
 const sha1 = (data: string | Buffer) => createHash("sha1").update(data).digest();
 
 /** The cache file of this Node and its flags in `folder`. */
-export function cacheFileOf(folder: string): string {
+function cacheFileOf(folder: string): string {
   return path.join(folder, `bundle-${process.version}-${process.arch}-${v8.cachedDataVersionTag()}.cache`);
 }
 
 /** What {@link runCached} did with the cache: `accepted`, `rejected` (by V8) or `none` (none that matched). */
-export type CacheUse = "accepted" | "rejected" | "none";
+type CacheUse = "accepted" | "rejected" | "none";
 
 /** V8's data in `held` when it was made for the source of `digest` and is whole; else `undefined`. */
 function cachedDataOf(held: Buffer, digest: Buffer): Buffer | undefined {
@@ -51,12 +51,12 @@ function cachedDataOf(held: Buffer, digest: Buffer): Buffer | undefined {
 /**
  * Runs the CommonJS file `file` as `require` runs a module (its wrapper, called on its `exports`, with
  * a `require` of its folder, the module in require's cache), compiled with the cache in `folder` when
- * there is one for this source, and leaves ./code-cache-flush.ts set to write a new cache when it had
- * none that V8 took. With `OPSMANAGER_PLUGIN_CODE_CACHE_REPORT=1` it says on stderr which it was, as the
+ * there is one for this source; when it had none that V8 took, it writes one at the port line
+ * (./code-cache-flush.ts) and again at the end. With `OPSMANAGER_PLUGIN_CODE_CACHE_REPORT=1` it says on stderr which it was, as the
  * single executable does (tools/release/sea-main.js). The bundle may not `import()`: vm.Script has no
  * loader for it here, and tools/bundle-script.js refuses a bundle that does.
  */
-export function runCached(file: string, folder: string, parent: NodeJS.Module): CacheUse {
+export function runCached(file: string, folder: string, parent: NodeJS.Module): void {
   const source = fs.readFileSync(file, "utf8");
   const digest = sha1(source);
   const cacheFile = cacheFileOf(folder);
@@ -72,10 +72,10 @@ export function runCached(file: string, folder: string, parent: NodeJS.Module): 
   if (process.env.OPSMANAGER_PLUGIN_CODE_CACHE_REPORT === "1") {
     process.stderr.write(`pulumi-resource-opsmanager: code cache ${use}\n`);
   }
-  if (use === "accepted") onFlushCodeCache(undefined);
-  else {
-    onFlushCodeCache(() => writeCache(cacheFile, digest, script));
-    writeAgainAtTheEnd(() => writeCache(cacheFile, digest, script));
+  if (use !== "accepted") {
+    const write = () => writeCache(cacheFile, digest, script);
+    onFlushCodeCache(write);
+    writeAgainAtTheEnd(write);
   }
   const mod = new nodeModule.Module(file, parent);
   const fileRequire = nodeModule.createRequire(file);
@@ -86,7 +86,6 @@ export function runCached(file: string, folder: string, parent: NodeJS.Module): 
   const run = script.runInThisContext() as (this: unknown, ...args: unknown[]) => void;
   run.call(mod.exports, mod.exports, fileRequire, mod, file, path.dirname(file));
   mod.loaded = true;
-  return use;
 }
 
 /**
