@@ -108,6 +108,72 @@ function filesUnder(dir: string): string[] {
   );
 }
 
+/** Each file under `dir` with its bytes' SHA-1, its mode and its mtime: what a start that writes nothing leaves as it was. */
+function snapshot(dir: string): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const name of filesUnder(dir)) {
+    const file = path.join(dir, name);
+    const stat = fs.statSync(file);
+    files.set(
+      name,
+      `${sha1(fs.readFileSync(file)).toString("hex")} ${(stat.mode & 0o777).toString(8)} ${stat.mtimeMs}`,
+    );
+  }
+  return files;
+}
+
+/** Folders under `dir` (and it) others may list and enter, its files others may read; none writable by them. */
+function readableByOthers(dir: string): void {
+  fs.chmodSync(dir, 0o755);
+  for (const name of fs.readdirSync(dir, { recursive: true }) as string[]) {
+    const file = path.join(dir, name);
+    fs.chmodSync(file, fs.statSync(file).isDirectory() ? 0o755 : 0o644);
+  }
+}
+
+/**
+ * Starts the package's script as a user who did not install the package and cannot write it, as
+ * {@link startAndEnd} does. Run by root (as CI runs), as `nobody` (uid 65534, through util-linux's
+ * setpriv), with the program's folder open to others as a shared install is. Run by another user,
+ * which is the package's owner here, as that owner with each file's and folder's owner and group bits
+ * set to its bits for others meanwhile: what a user in neither class may do.
+ */
+async function startAsAnotherUser(
+  env: Record<string, string> = {},
+): Promise<{ stdout: string; stderr: string }> {
+  const script = path.join(pkg, "bin", "pulumi-resource-opsmanager");
+  if (process.getuid?.() !== 0) {
+    const entries = [
+      pkg,
+      ...(fs.readdirSync(pkg, { recursive: true }) as string[]).map((n) => path.join(pkg, n)),
+    ];
+    const depth = (entry: string) => entry.split(path.sep).length;
+    const modes = entries
+      .sort((a, b) => depth(a) - depth(b))
+      .map((entry) => [entry, fs.statSync(entry).mode & 0o777] as const);
+    // Deepest first, so that no folder is closed before what is in it; opened again from the top.
+    for (const [entry, mode] of [...modes].reverse()) fs.chmodSync(entry, (mode & 0o7) * 0o111);
+    try {
+      return await startAndEnd(env);
+    } finally {
+      for (const [entry, mode] of modes) fs.chmodSync(entry, mode);
+    }
+  }
+  fs.chmodSync(program, 0o755);
+  const plugin = await startPlugin({ ...WITHOUT_CACHE_VARIABLES, ...env }, undefined, [
+    "setpriv",
+    "--reuid=65534",
+    "--regid=65534",
+    "--clear-groups",
+    process.execPath,
+    script,
+  ]);
+  const info = await plugin.call<plugpbTypes.PluginInfo>("getPluginInfo", new Empty());
+  expect(info.getVersion()).not.toBe("");
+  await plugin.close();
+  return { stdout: plugin.stdout, stderr: plugin.stderr };
+}
+
 // Each Node runs the tests of the cache it has (CI runs Node 20 and Node 22): no test is skipped.
 describe("the plugin script's compile cache", () => {
   if (HAS_COMPILE_CACHE)
@@ -374,6 +440,41 @@ describe("the plugin script's compile cache", () => {
     // Node's own cache goes there; on a Node without one, the user chose Node's cache, and there is none.
     if (HAS_COMPILE_CACHE) expect(filesUnder(elsewhere).length).toBeGreaterThan(1);
     else expect(filesUnder(elsewhere)).toEqual([]);
+  });
+
+  it("a package another user installed: the plugin serves, says nothing and writes nothing there, and takes the cache where its owner lets others read it", async () => {
+    // The owner's first start writes the cache (Node's, or the bundle's own on Node 20).
+    expect((await startAndEnd()).stdout).toMatch(/^\d+\n$/);
+    const cache = path.join(pkg, ".cache");
+    const owners = snapshot(cache);
+    expect(owners.size).toBeGreaterThan(0);
+
+    // Owner-only, as written: another user can neither read the cache nor write beside it.
+    const kept = await startAsAnotherUser(REPORT);
+    expect(kept.stdout).toMatch(/^\d+\n$/);
+    expect(kept.stderr).toBe(BUNDLE_CACHE ? "pulumi-resource-opsmanager: code cache none\n" : "");
+    expect(snapshot(cache)).toEqual(owners);
+
+    // Opened to others for reading (an administrator's choice): the other user takes it, and writes nothing.
+    readableByOthers(cache);
+    const opened = snapshot(cache);
+    const reading = await startAsAnotherUser(REPORT);
+    expect(reading.stdout).toMatch(/^\d+\n$/);
+    if (BUNDLE_CACHE) expect(reported(reading.stderr)).toBe("accepted");
+    else expect(reading.stderr).toBe("");
+    expect(snapshot(cache)).toEqual(opened);
+
+    if (BUNDLE_CACHE) {
+      // Gone stale (another build of the bundle): compiled anew, and no cache made where it cannot write.
+      const stale = bundleCacheFile();
+      const held = await fsp.readFile(stale);
+      await fsp.writeFile(stale, Buffer.concat([sha1("another build"), held.subarray(20)]));
+      const before = snapshot(cache);
+      const anew = await startAsAnotherUser(REPORT);
+      expect(anew.stdout).toMatch(/^\d+\n$/);
+      expect(anew.stderr).toBe("pulumi-resource-opsmanager: code cache none\n");
+      expect(snapshot(cache)).toEqual(before);
+    }
   });
 
   it("a cache folder it cannot make changes nothing: the port alone on stdout, nothing on stderr", async () => {
