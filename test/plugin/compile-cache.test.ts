@@ -6,6 +6,7 @@
  * code cache (dist/provider/plugin/code-cache.js). The package runs here as a program's node_modules
  * holds it: its script, its launch modules and its bundle, beside the program's `@pulumi/pulumi`.
  */
+import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as fsp from "node:fs/promises";
@@ -132,6 +133,52 @@ function readableByOthers(dir: string): void {
 }
 
 /**
+ * The program's own copies of the packages the plugin loads from the program (the SDK and its gRPC
+ * modules), in place of the link to this clone's: another user may not reach this clone (CI's second
+ * run is in a folder of `mktemp -d`, its owner's alone), as it reaches a program's installed packages.
+ */
+async function ownPackages(): Promise<void> {
+  const linked = path.join(program, "node_modules", "@pulumi");
+  if (!fs.lstatSync(linked).isSymbolicLink()) return;
+  // The modules loaded by the port line, as the owner starts it: the first write to stdout is the port.
+  const script = `process.stdout.write = () => {
+  process.stderr.write(JSON.stringify(Object.keys(require.cache)));
+  process.exit(0);
+};
+require(${JSON.stringify(path.join(pkg, "bin", "pulumi-resource-opsmanager"))});`;
+  const run = spawnSync(process.execPath, ["-e", script, "127.0.0.1:1"], {
+    encoding: "utf8",
+    env: { ...process.env, ...WITHOUT_CACHE_VARIABLES, NODE_DISABLE_COMPILE_CACHE: "1" },
+  });
+  expect(run.status).toBe(0);
+  const modules = path.join(fs.realpathSync(linked), "..");
+  const packages = new Set<string>();
+  for (const id of JSON.parse(run.stderr) as string[]) {
+    const inModules = path.relative(modules, id);
+    if (inModules.startsWith("..")) continue;
+    const [first, second] = inModules.split(path.sep);
+    packages.add(first!.startsWith("@") ? path.join(first!, second!) : first!);
+  }
+  expect([...packages]).toContain(path.join("@pulumi", "pulumi"));
+  await fsp.rm(linked);
+  for (const name of packages) {
+    await fsp.cp(path.join(modules, name), path.join(program, "node_modules", name), { recursive: true });
+  }
+}
+
+/** This Node, at a path another user may reach: a hard link in the program's folder where it can be made. */
+function nodeOthersCanRun(): string {
+  const linked = path.join(program, "node");
+  try {
+    if (!fs.existsSync(linked)) fs.linkSync(process.execPath, linked);
+    return linked;
+  } catch {
+    // Another file system: the Node as it is.
+    return process.execPath;
+  }
+}
+
+/**
  * Starts the package's script as a user who did not install the package and cannot write it, as
  * {@link startAndEnd} does. Run by root (as CI runs), as `nobody` (uid 65534, through util-linux's
  * setpriv), with the program's folder open to others as a shared install is. Run by another user,
@@ -159,13 +206,14 @@ async function startAsAnotherUser(
       for (const [entry, mode] of modes) fs.chmodSync(entry, mode);
     }
   }
+  await ownPackages();
   fs.chmodSync(program, 0o755);
   const plugin = await startPlugin({ ...WITHOUT_CACHE_VARIABLES, ...env }, undefined, [
     "setpriv",
     "--reuid=65534",
     "--regid=65534",
     "--clear-groups",
-    process.execPath,
+    nodeOthersCanRun(),
     script,
   ]);
   const info = await plugin.call<plugpbTypes.PluginInfo>("getPluginInfo", new Empty());
