@@ -6,7 +6,6 @@
  * code cache (dist/provider/plugin/code-cache.js). The package runs here as a program's node_modules
  * holds it: its script, its launch modules and its bundle, beside the program's `@pulumi/pulumi`.
  */
-import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as fsp from "node:fs/promises";
@@ -59,6 +58,8 @@ const reported = (stderr: string) => /code cache (\w+)/.exec(stderr)?.[1];
 
 let program: string;
 let pkg: string;
+/** What {@link startAsAnotherUser} changed that must be put back before the program's folder is removed. */
+let putBack: (() => void) | undefined;
 
 beforeEach(async () => {
   program = await fsp.mkdtemp(path.join(os.tmpdir(), "opsm-compile-cache-"));
@@ -74,6 +75,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
+  putBack?.();
   await fsp.rm(program, { recursive: true, force: true });
 });
 
@@ -109,18 +111,24 @@ function filesUnder(dir: string): string[] {
   );
 }
 
-/** Each file under `dir` with its bytes' SHA-1, its mode and its mtime: what a start that writes nothing leaves as it was. */
+/**
+ * Each entry under `dir`: a file's bytes' SHA-1, its mode and its mtime, a folder's mode. What a start
+ * that writes nothing leaves as it was.
+ */
 function snapshot(dir: string): Map<string, string> {
-  const files = new Map<string, string>();
-  for (const name of filesUnder(dir)) {
-    const file = path.join(dir, name);
-    const stat = fs.statSync(file);
-    files.set(
+  const entries = new Map<string, string>();
+  for (const name of fs.readdirSync(dir, { recursive: true }) as string[]) {
+    const entry = path.join(dir, name);
+    const stat = fs.statSync(entry);
+    const mode = (stat.mode & 0o777).toString(8);
+    entries.set(
       name,
-      `${sha1(fs.readFileSync(file)).toString("hex")} ${(stat.mode & 0o777).toString(8)} ${stat.mtimeMs}`,
+      stat.isDirectory()
+        ? `folder ${mode}`
+        : `${sha1(fs.readFileSync(entry)).toString("hex")} ${mode} ${stat.mtimeMs}`,
     );
   }
-  return files;
+  return entries;
 }
 
 /** Folders under `dir` (and it) others may list and enter, its files others may read; none writable by them. */
@@ -132,28 +140,66 @@ function readableByOthers(dir: string): void {
   }
 }
 
+/** `dir` and every entry under it, parents first, not through links (a link itself is listed). */
+function entriesOf(dir: string): string[] {
+  const entries = [dir];
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i]!;
+    if (fs.lstatSync(entry).isDirectory()) {
+      for (const name of fs.readdirSync(entry)) entries.push(path.join(entry, name));
+    }
+  }
+  return entries;
+}
+
+/**
+ * The modes a shared install gives `dir`, whatever this process's umask: folders and programs 0755,
+ * other files 0644. Links are left as they are, and what they lead to (this clone's packages), and so
+ * is `kept` (the package's cache, as the plugin wrote it).
+ */
+function installModes(dir: string, kept: string): void {
+  for (const entry of entriesOf(dir)) {
+    if (entry === kept || entry.startsWith(kept + path.sep)) continue;
+    const stat = fs.lstatSync(entry);
+    if (stat.isSymbolicLink()) continue;
+    fs.chmodSync(entry, stat.isDirectory() || stat.mode & 0o100 ? 0o755 : 0o644);
+  }
+}
+
 /**
  * The program's own copies of the packages the plugin loads from the program (the SDK and its gRPC
  * modules), in place of the link to this clone's: another user may not reach this clone (CI's second
  * run is in a folder of `mktemp -d`, its owner's alone), as it reaches a program's installed packages.
+ * They are the packages loaded by the port line and by a getPluginInfo, all that these starts call.
  */
 async function ownPackages(): Promise<void> {
   const linked = path.join(program, "node_modules", "@pulumi");
   if (!fs.lstatSync(linked).isSymbolicLink()) return;
-  // The modules loaded by the port line, as the owner starts it: the first write to stdout is the port.
-  const script = `process.stdout.write = () => {
-  process.stderr.write(JSON.stringify(Object.keys(require.cache)));
-  process.exit(0);
-};
-require(${JSON.stringify(path.join(pkg, "bin", "pulumi-resource-opsmanager"))});`;
-  const run = spawnSync(process.execPath, ["-e", script, "127.0.0.1:1"], {
-    encoding: "utf8",
-    env: { ...process.env, ...WITHOUT_CACHE_VARIABLES, NODE_DISABLE_COMPILE_CACHE: "1" },
-  });
-  expect(run.status).toBe(0);
+  // The owner's start lists the modules it loaded when it ends (the bench's probe does the same).
+  const listed = path.join(program, "loaded.json");
+  const preload = path.join(program, "list-loaded.js");
+  await fsp.writeFile(
+    preload,
+    `const write = () => require("node:fs").writeFileSync(${JSON.stringify(listed)}, JSON.stringify(Object.keys(require.cache)));
+process.once("SIGINT", () => { write(); process.exit(130); });
+`,
+  );
+  const plugin = await startPlugin(
+    { ...WITHOUT_CACHE_VARIABLES, NODE_DISABLE_COMPILE_CACHE: "1" },
+    undefined,
+    [process.execPath, "--require", preload, path.join(pkg, "bin", "pulumi-resource-opsmanager")],
+  );
+  let ended: { code: number | null } | undefined;
+  try {
+    await plugin.call("getPluginInfo", new Empty());
+    ended = await plugin.end("SIGINT");
+  } finally {
+    if (ended === undefined) await plugin.end("SIGKILL");
+  }
+  expect(ended.code).toBe(130);
   const modules = path.join(fs.realpathSync(linked), "..");
   const packages = new Set<string>();
-  for (const id of JSON.parse(run.stderr) as string[]) {
+  for (const id of JSON.parse(await fsp.readFile(listed, "utf8")) as string[]) {
     const inModules = path.relative(modules, id);
     if (inModules.startsWith("..")) continue;
     const [first, second] = inModules.split(path.sep);
@@ -161,65 +207,95 @@ require(${JSON.stringify(path.join(pkg, "bin", "pulumi-resource-opsmanager"))});
   }
   expect([...packages]).toContain(path.join("@pulumi", "pulumi"));
   await fsp.rm(linked);
+  await fsp.rm(listed);
+  await fsp.rm(preload);
   for (const name of packages) {
     await fsp.cp(path.join(modules, name), path.join(program, "node_modules", name), { recursive: true });
   }
 }
 
-/** This Node, at a path another user may reach: a hard link in the program's folder where it can be made. */
+/**
+ * This Node, at a path another user may reach: a hard link in the program's folder, or a copy where
+ * the temporary folder is another file system.
+ */
 function nodeOthersCanRun(): string {
-  const linked = path.join(program, "node");
+  const own = path.join(program, "node");
+  if (fs.existsSync(own)) return own;
   try {
-    if (!fs.existsSync(linked)) fs.linkSync(process.execPath, linked);
-    return linked;
-  } catch {
-    // Another file system: the Node as it is.
-    return process.execPath;
+    fs.linkSync(process.execPath, own);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EXDEV") throw error;
+    fs.copyFileSync(process.execPath, own);
+    fs.chmodSync(own, 0o755);
   }
+  return own;
 }
 
+/** The user the root branch of {@link startAsAnotherUser} runs the plugin as. */
+const NOBODY = { uid: 65534, gid: 65534 };
+
 /**
- * Starts the package's script as a user who did not install the package and cannot write it, as
- * {@link startAndEnd} does. Run by root (as CI runs), as `nobody` (uid 65534, through util-linux's
- * setpriv), with the program's folder open to others as a shared install is. Run by another user,
- * which is the package's owner here, as that owner with each file's and folder's owner and group bits
- * set to its bits for others meanwhile: what a user in neither class may do.
+ * Starts the package's script as a user who did not install the package and cannot write it, calls
+ * getPluginInfo, then ends it with SIGINT as the engine does (the cache is written at the port line
+ * and again at the end). Its temporary folder, `HOME` and `XDG_CACHE_HOME` are a folder of the
+ * program's that anyone may write, which must stay empty: a cache written there instead, or Node's own
+ * cache in its default folder under the temporary one, would be shared with every user of the machine.
+ *
+ * Run by root (as CI runs), as `nobody` (uid 65534), with the program's packages as a shared install
+ * leaves them. Run by another user, which is the package's owner here, as that owner with each of the
+ * package's files' and folders' owner and group bits set to its bits for others meanwhile: what a user
+ * in neither class may do. (Node's own cache keeps a folder per user, by uid: this branch, under the
+ * owner's uid, reads the owner's, and a user of another uid makes its own, or cannot.)
  */
 async function startAsAnotherUser(
   env: Record<string, string> = {},
 ): Promise<{ stdout: string; stderr: string }> {
+  const shared = path.join(program, "shared-tmp");
+  const sharedEnv = { TMPDIR: shared, TMP: shared, TEMP: shared, HOME: shared, XDG_CACHE_HOME: shared };
   const script = path.join(pkg, "bin", "pulumi-resource-opsmanager");
-  if (process.getuid?.() !== 0) {
-    const entries = [
-      pkg,
-      ...(fs.readdirSync(pkg, { recursive: true }) as string[]).map((n) => path.join(pkg, n)),
-    ];
-    const depth = (entry: string) => entry.split(path.sep).length;
-    const modes = entries
-      .sort((a, b) => depth(a) - depth(b))
-      .map((entry) => [entry, fs.statSync(entry).mode & 0o777] as const);
+  const cache = path.join(pkg, ".cache");
+  let node = process.execPath;
+  let as: typeof NOBODY | undefined;
+  if (process.getuid?.() === 0) {
+    await ownPackages();
+    installModes(program, cache);
+    node = nodeOthersCanRun();
+    as = NOBODY;
+  } else {
+    installModes(program, cache);
+    const modes = entriesOf(pkg).map((entry) => [entry, fs.statSync(entry).mode & 0o777] as const);
     // Deepest first, so that no folder is closed before what is in it; opened again from the top.
-    for (const [entry, mode] of [...modes].reverse()) fs.chmodSync(entry, (mode & 0o7) * 0o111);
-    try {
-      return await startAndEnd(env);
-    } finally {
+    putBack = () => {
       for (const [entry, mode] of modes) fs.chmodSync(entry, mode);
-    }
+      putBack = undefined;
+    };
+    for (const [entry, mode] of [...modes].reverse()) fs.chmodSync(entry, (mode & 0o7) * 0o111);
   }
-  await ownPackages();
-  fs.chmodSync(program, 0o755);
-  const plugin = await startPlugin({ ...WITHOUT_CACHE_VARIABLES, ...env }, undefined, [
-    "setpriv",
-    "--reuid=65534",
-    "--regid=65534",
-    "--clear-groups",
-    nodeOthersCanRun(),
-    script,
-  ]);
-  const info = await plugin.call<plugpbTypes.PluginInfo>("getPluginInfo", new Empty());
-  expect(info.getVersion()).not.toBe("");
-  await plugin.close();
-  return { stdout: plugin.stdout, stderr: plugin.stderr };
+  // Made after the modes above, which would close it.
+  fs.mkdirSync(shared, { recursive: true });
+  fs.chmodSync(shared, 0o1777);
+  try {
+    const plugin = await startPlugin(
+      { ...WITHOUT_CACHE_VARIABLES, ...sharedEnv, ...env },
+      undefined,
+      [node, script],
+      as,
+    );
+    let ended: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    try {
+      const info = await plugin.call<plugpbTypes.PluginInfo>("getPluginInfo", new Empty());
+      expect(info.getVersion()).not.toBe("");
+      ended = await plugin.end("SIGINT");
+    } finally {
+      if (ended === undefined) await plugin.end("SIGKILL");
+    }
+    // Dead of the engine's SIGINT, as ever: what the end writes ran, and failed in silence.
+    expect(ended).toEqual({ code: null, signal: "SIGINT" });
+    expect(fs.readdirSync(shared, { recursive: true })).toEqual([]);
+    return { stdout: plugin.stdout, stderr: plugin.stderr };
+  } finally {
+    putBack?.();
+  }
 }
 
 // Each Node runs the tests of the cache it has (CI runs Node 20 and Node 22): no test is skipped.
@@ -490,20 +566,21 @@ describe("the plugin script's compile cache", () => {
     else expect(filesUnder(elsewhere)).toEqual([]);
   });
 
-  it("a package another user installed: the plugin serves, says nothing and writes nothing there, and takes the cache where its owner lets others read it", async () => {
+  it("a package another user installed: the plugin serves and says nothing, writes nothing in the package nor in a folder others share, and on Node 20 takes the cache its owner lets others read", async () => {
     // The owner's first start writes the cache (Node's, or the bundle's own on Node 20).
     expect((await startAndEnd()).stdout).toMatch(/^\d+\n$/);
     const cache = path.join(pkg, ".cache");
     const owners = snapshot(cache);
     expect(owners.size).toBeGreaterThan(0);
 
-    // Owner-only, as written: another user can neither read the cache nor write beside it.
+    // As the owner left it (the bundle's own cache owner-only; Node's in a folder of the owner's uid).
     const kept = await startAsAnotherUser(REPORT);
     expect(kept.stdout).toMatch(/^\d+\n$/);
     expect(kept.stderr).toBe(BUNDLE_CACHE ? "pulumi-resource-opsmanager: code cache none\n" : "");
     expect(snapshot(cache)).toEqual(owners);
 
-    // Opened to others for reading (an administrator's choice): the other user takes it, and writes nothing.
+    // Opened to others for reading (an administrator's choice): the bundle's own cache is taken; nothing
+    // is written.
     readableByOthers(cache);
     const opened = snapshot(cache);
     const reading = await startAsAnotherUser(REPORT);
@@ -513,7 +590,8 @@ describe("the plugin script's compile cache", () => {
     expect(snapshot(cache)).toEqual(opened);
 
     if (BUNDLE_CACHE) {
-      // Gone stale (another build of the bundle): compiled anew, and no cache made where it cannot write.
+      // Gone stale (another build of the bundle): compiled anew, and no cache made where it cannot
+      // write, at the port line nor at the end.
       const stale = bundleCacheFile();
       const held = await fsp.readFile(stale);
       await fsp.writeFile(stale, Buffer.concat([sha1("another build"), held.subarray(20)]));

@@ -60,15 +60,18 @@ export interface Plugin {
  * Starts the plugin with nothing of the shell's provider settings in its environment, given `args`
  * (by default an engine address where no engine listens). `command` runs it: by default this
  * checkout's {@link PLUGIN_BIN}; a release's executable, or a wrapper and its arguments, otherwise.
+ * `as` runs it as another user (spawn's `uid` and `gid`, with no supplementary groups; root only).
  */
 export async function startPlugin(
   env: Record<string, string> = {},
   args: readonly string[] = ["127.0.0.1:1"],
   command: readonly [string, ...string[]] = [PLUGIN_BIN],
+  as: { uid: number; gid: number } | undefined = undefined,
 ): Promise<Plugin> {
   const child: ChildProcess = spawn(command[0], [...command.slice(1), ...args], {
     env: { ...process.env, ...NO_ENV, ...env },
     stdio: ["ignore", "pipe", "pipe"],
+    ...as,
   });
   let stderr = "";
   child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
@@ -84,6 +87,8 @@ export async function startPlugin(
       if (stdout.includes("\n")) resolve(Number(stdout.trim().split("\n")[0]));
     });
     child.once("exit", (code) => reject(new Error(`plugin exited ${code} before its port:\n${stderr}`)));
+    // Not started at all (no such command, or one its user may not run): no exit follows.
+    child.once("error", (error) => reject(new Error(`plugin not started: ${error.message}`)));
   });
   const client = new provgrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
   return {
