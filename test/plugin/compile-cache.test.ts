@@ -264,11 +264,12 @@ async function startAsAnotherUser(
   } else {
     installModes(program, cache);
     const modes = entriesOf(pkg).map((entry) => [entry, fs.statSync(entry).mode & 0o777] as const);
-    // Deepest first, so that no folder is closed before what is in it; opened again from the top.
+    // Opened again from the top (parents first), before the folder is removed whatever fails.
     putBack = () => {
       for (const [entry, mode] of modes) fs.chmodSync(entry, mode);
       putBack = undefined;
     };
+    // Deepest first, so that no folder is closed before what is in it.
     for (const [entry, mode] of [...modes].reverse()) fs.chmodSync(entry, (mode & 0o7) * 0o111);
   }
   // Made after the modes above, which would close it.
