@@ -131,15 +131,6 @@ function snapshot(dir: string): Map<string, string> {
   return entries;
 }
 
-/** Folders under `dir` (and it) others may list and enter, its files others may read; none writable by them. */
-function readableByOthers(dir: string): void {
-  fs.chmodSync(dir, 0o755);
-  for (const name of fs.readdirSync(dir, { recursive: true }) as string[]) {
-    const file = path.join(dir, name);
-    fs.chmodSync(file, fs.statSync(file).isDirectory() ? 0o755 : 0o644);
-  }
-}
-
 /** `dir` and every entry under it, parents first, not through links (a link itself is listed). */
 function entriesOf(dir: string): string[] {
   const entries = [dir];
@@ -150,6 +141,32 @@ function entriesOf(dir: string): string[] {
     }
   }
   return entries;
+}
+
+/** Folders under `dir` (and it) others may list and enter, its files others may read; none writable by them. */
+function readableByOthers(dir: string): void {
+  for (const entry of entriesOf(dir)) fs.chmodSync(entry, fs.lstatSync(entry).isDirectory() ? 0o755 : 0o644);
+}
+
+/**
+ * Starts the package's script with `command`, as `as` when given, calls getPluginInfo, then ends it
+ * with SIGINT as the engine does; how it ended and what it printed. The plugin is ended whatever fails.
+ */
+async function servedThenInterrupted(
+  env: Record<string, string>,
+  command: readonly [string, ...string[]],
+  as?: { uid: number; gid: number },
+) {
+  const plugin = await startPlugin(env, undefined, command, as);
+  let ended: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  try {
+    const info = await plugin.call<plugpbTypes.PluginInfo>("getPluginInfo", new Empty());
+    expect(info.getVersion()).not.toBe("");
+    ended = await plugin.end("SIGINT");
+  } finally {
+    if (ended === undefined) await plugin.end("SIGKILL");
+  }
+  return { ended, stdout: plugin.stdout, stderr: plugin.stderr };
 }
 
 /**
@@ -184,18 +201,10 @@ async function ownPackages(): Promise<void> {
 process.once("SIGINT", () => { write(); process.exit(130); });
 `,
   );
-  const plugin = await startPlugin(
+  const { ended } = await servedThenInterrupted(
     { ...WITHOUT_CACHE_VARIABLES, NODE_DISABLE_COMPILE_CACHE: "1" },
-    undefined,
     [process.execPath, "--require", preload, path.join(pkg, "bin", "pulumi-resource-opsmanager")],
   );
-  let ended: { code: number | null } | undefined;
-  try {
-    await plugin.call("getPluginInfo", new Empty());
-    ended = await plugin.end("SIGINT");
-  } finally {
-    if (ended === undefined) await plugin.end("SIGKILL");
-  }
   expect(ended.code).toBe(130);
   const modules = path.join(fs.realpathSync(linked), "..");
   const packages = new Set<string>();
@@ -276,24 +285,15 @@ async function startAsAnotherUser(
   fs.mkdirSync(shared, { recursive: true });
   fs.chmodSync(shared, 0o1777);
   try {
-    const plugin = await startPlugin(
+    const { ended, stdout, stderr } = await servedThenInterrupted(
       { ...WITHOUT_CACHE_VARIABLES, ...sharedEnv, ...env },
-      undefined,
       [node, script],
       as,
     );
-    let ended: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-    try {
-      const info = await plugin.call<plugpbTypes.PluginInfo>("getPluginInfo", new Empty());
-      expect(info.getVersion()).not.toBe("");
-      ended = await plugin.end("SIGINT");
-    } finally {
-      if (ended === undefined) await plugin.end("SIGKILL");
-    }
     // Dead of the engine's SIGINT, as ever: what the end writes ran, and failed in silence.
     expect(ended).toEqual({ code: null, signal: "SIGINT" });
     expect(fs.readdirSync(shared, { recursive: true })).toEqual([]);
-    return { stdout: plugin.stdout, stderr: plugin.stderr };
+    return { stdout, stderr };
   } finally {
     putBack?.();
   }
